@@ -30,6 +30,11 @@ NAV_BOTTOM = 116
 LARGE_NAV_BOTTOM = 168
 """Where content starts under a large-title navigation bar (a root list)."""
 TAB_BAR_HEIGHT = 83
+SEARCH_TOP = NAV_TOP + 46
+"""Where a search field in a navigation bar starts, under its title (`nav_bar`'s `search`;
+inferred, no dump of such a bar)."""
+SEARCH_GAP = 8
+"""How far a navigation bar holding a search field reaches below it."""
 
 
 MEASURED = 1000
@@ -85,21 +90,26 @@ def wrap(node: Node, levels: int, frame: Rect | None = None, *, visible: bool = 
 def screen(facts: DeviceFacts, children: Sequence[Node], *, key: str | None = None) -> Node:
     """A full-screen app body (what `render` usually returns), nested as UIKit nests it.
 
-    Leading `NavigationBar`s sit beside the content, as in a navigation controller; the rest
-    goes, in order, into the content view three wrappers further down. Around both: the window's
-    root controller and transition views (eight levels in every iOS 26 dump), with the empty
-    sibling views UIKit keeps there.
+    Inside the window's root controller and transition views (eight levels in every iOS 26
+    dump), a navigation controller's views (`_navigation`).
     """
     full = Rect(0, 0, facts.width, facts.height)
     children, menus = _lifted(children)
+    return wrap(_navigation(full, children, menus, key=key), 4)
+
+
+def _navigation(frame: Rect, children: Sequence[Node], menus: Sequence[Node] = (), *,
+                key: str | None = None) -> Node:
+    """A navigation controller's views over `frame`: leading `NavigationBar`s beside the
+    content, the rest, in order, in the content view three wrappers further down, then its
+    (empty, hidden) palette container, `menus`, and an empty sibling view, as in the dumps."""
     split = next((i for i, c in enumerate(children) if c.type != "NavigationBar"), len(children))
     bars, rest = tuple(children[:split]), tuple(children[split:])
-    content = wrap(Node("Other", full, children=rest), 3)
+    content = wrap(Node("Other", frame, children=rest), 3)
     # A navigation controller keeps its (empty, hidden) palette container after the content.
-    palette = wrap(Node("Other", full, visible=False), 1, visible=False)
-    inner = wrap(Node("Other", full, children=(*bars, content, palette, *menus), key=key), 2)
-    controller = Node("Other", full, children=(inner, wrap(Node("Other", full), 1)))
-    return wrap(controller, 4)
+    palette = wrap(Node("Other", frame, visible=False), 1, visible=False)
+    inner = wrap(Node("Other", frame, children=(*bars, content, palette, *menus), key=key), 2)
+    return Node("Other", frame, children=(inner, wrap(Node("Other", frame), 1)))
 
 
 def text(label: str, frame: Rect, *, header: bool = False, name: str | None = None,
@@ -137,8 +147,12 @@ def image(name: str | None, frame: Rect, *, label: str | None = None) -> Node:
 def nav_bar(facts: DeviceFacts, title: str, *, back: str | None = None,
             on_back: Handler | None = None, large: bool = False,
             trailing: Sequence[Node] = (), menu: BackMenu | None = None,
-            behind: Sequence[str] = ()) -> Node:
+            behind: Sequence[str] = (), search: Sequence[Node] = ()) -> Node:
     """A NavigationBar named after its page, with a back button labelled with the previous page.
+
+    `search`: a search field and its Cancel, placed from `SEARCH_TOP` under the title, the bar
+    reaching down past them as a bar with a search controller does (Clock's city chooser): a
+    list under the bar shows from its bottom, and the bar takes the touches beside the field.
 
     The back button is named "BackButton", as in the real Settings dumps; an edge swipe from the
     left finds it by that name, so any app gets edge-swipe back for free. A touch and hold on it
@@ -155,8 +169,9 @@ def nav_bar(facts: DeviceFacts, title: str, *, back: str | None = None,
     else:
         w = text_width(title)
         kids.append(text(title, Rect((width - w) // 2, NAV_TOP + 11, w, 22), header=True))
-        height = NAV_BOTTOM - NAV_TOP
-    kids.extend(trailing)
+        height = max([NAV_BOTTOM, *(n.frame.y + n.frame.height + SEARCH_GAP for n in search)])
+        height -= NAV_TOP
+    kids += [*trailing, *search]
     return Node("NavigationBar", Rect(0, NAV_TOP, width, height), name=title,
                 children=tuple(kids))
 
@@ -262,19 +277,34 @@ def picker(frame: Rect, wheels: Sequence[tuple[Wheel, Rect]]) -> Node:
         Node("PickerWheel", at, value=wheel.value, wheel=wheel) for wheel, at in wheels))
 
 
-def page_sheet(facts: DeviceFacts, children: Sequence[Node], *, dismiss: Handler,
+def page_sheet(facts: DeviceFacts, bar: Node, children: Sequence[Node], *, dismiss: Handler,
                top: int = NAV_TOP, key: str | None = None) -> Node:
     """A modal page sheet from `top` to the bottom, over a dimmed screen that takes no taps.
+
+    A sheet presents a navigation controller, nested as a screen's (`_navigation`): `bar` is
+    its header, a NavigationBar from the sheet's top named by its title, holding the title, its
+    bar buttons and a searchable chooser's search field (`nav_bar`); a list in
+    `children` spans the sheet under it (`lists.under_bars(facts, top)`), so the bar, drawn
+    over the list, takes the touches on its blank parts as every screen's bar does. Modals in
+    `children` (a confirmation) are presented over the whole sheet.
 
     What lies behind stays in the page source, reported not visible (as on a real phone, whose
     tree still lists the screen a sheet covers), is hidden in screenshots and cannot be touched.
     A downward swipe on the sheet does `dismiss` (`pulled_sheet`), as iOS's sheet presentation
     dismisses every page sheet: what its Cancel does, which for a sheet holding changes asks
     first (Reminders' Discard Changes), as iOS's `isModalInPresentation` sheets do.
+
+    Raises:
+        ValueError: `bar` is not a NavigationBar, or does not start at the sheet's top.
     """
-    children, menus = _lifted(children)
-    panel = Node("Other", Rect(0, top, facts.width, facts.height - top),
-                 children=tuple(children), opaque=True, key=key, on_pull_down=dismiss)
+    if bar.type != "NavigationBar" or bar.frame.y != top:
+        raise ValueError(f"a page sheet's header is a NavigationBar from its top (y {top}); "
+                         f"got {bar.type} at y {bar.frame.y}")
+    kids, menus = _lifted((bar, *children))
+    frame = Rect(0, top, facts.width, facts.height - top)
+    shown = _navigation(frame, [c for c in kids if not c.modal])
+    panel = Node("Other", frame, children=(shown, *(c for c in kids if c.modal)), opaque=True,
+                 key=key, on_pull_down=dismiss)
     return modal_layer(facts, (wrap(panel, 2), *menus), _ignore)
 
 

@@ -12,18 +12,18 @@ import pytest
 import wda
 
 from bridge.targets import node_at
+from phoneshell.sim.apps.clock_world import CITIES
 from phoneshell.sim.server import SimServer
 from phoneshell.sim.source import to_json
 from phoneshell.sim.touch_paths import hit_path
 from phoneshell.sim.ui import Node
 
-CONTAINERS = ("Other", "Window", "Application", "Table", "CollectionView")
+CONTAINERS = ("Other", "Window", "Application")
 """Types the simulator lets touches fall through; the bridge may name one where no element lies
-(nothing there takes the touch, and an unnamed container is what the source shows). A list lies
-under its bars (`lists.under_bars`): where a bar's blank part covers it (a page sheet's header,
-which the simulator draws as text, a field and a button, no bar), the simulator gives the touch
-to the blank, and the bridge, reading the tree, may name the unnamed list beneath: no control
-either way."""
+(nothing there takes the touch, and an unnamed container is what the source shows). Never a
+list: every list lies under its bars (`lists.under_bars`), a page sheet's too (its header is a
+navigation bar), so where a bar covers a list the bar takes the touch, and the bridge must not
+name the list beneath."""
 PASSED_THROUGH = ("CapsuleNavigationBar",)
 """Named panels the simulator lets touches through on their blank space while the bridge names
 them: Safari's address capsule over the start page. On a phone the bar takes those touches, so
@@ -138,13 +138,67 @@ def test_an_action_sheets_backdrop_takes_the_touches_around_it(
     assert _misses(server) == []
 
 
-@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
-def test_a_page_sheets_dimmed_screen_takes_the_touches_above_it(
-        sim: tuple[SimServer, wda.Client]) -> None:
-    """Clock's city chooser: a tap on the dimmed Edit button above the sheet does nothing, and
-    the log names no control beneath it: what a modal covers is reported not visible."""
-    server, client = sim
-    s = client.session("com.apple.mobiletimer")
+def _choose_city(s: wda.Client) -> None:
     s(label="World Clock").get(timeout=3).click()
     s(label="Add").get(timeout=3).click()
-    assert _misses(server, bottom=560) == []  # above the keyboard the search field brings
+
+
+def _add_alarm(s: wda.Client) -> None:
+    s(label="Alarms").get(timeout=3).click()
+    s(label="Add").get(timeout=3).click()
+
+
+def _new_reminder(s: wda.Client) -> None:
+    s(label="New Reminder", className="XCUIElementTypeButton").get(timeout=3).click()
+
+
+def _reminders_list_page(s: wda.Client) -> None:
+    _new_reminder(s)
+    s(label="List, Reminders").get(timeout=3).tap()
+
+
+SHEETS = {  # a page sheet: its app, how to open it, how far down the keyboard leaves it
+    "city chooser": ("com.apple.mobiletimer", _choose_city, 560),
+    "Add Alarm": ("com.apple.mobiletimer", _add_alarm, 860),
+    "New Reminder": ("com.apple.reminders", _new_reminder, 560),
+    "New Reminder's List page": ("com.apple.reminders", _reminders_list_page, 860),
+}
+
+
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
+@pytest.mark.parametrize("sheet", sorted(SHEETS))
+def test_a_page_sheets_bar_and_dimmed_screen_take_the_touches_on_them(
+        sim: tuple[SimServer, wda.Client], sheet: str) -> None:
+    """A tap on the dimmed screen above a sheet does nothing, and the log names no control
+    beneath it (what a modal covers is reported not visible); one on the sheet's bar is the
+    bar's, never the list's under it (a sheet's list spans it from its top)."""
+    server, client = sim
+    bundle, opener, bottom = SHEETS[sheet]
+    opener(client.session(bundle))
+    assert _misses(server, bottom=bottom) == []
+
+
+def test_the_bridge_names_the_bar_over_a_row_scrolled_under_a_sheets_header(
+        sim: tuple[SimServer, wda.Client]) -> None:
+    """The city chooser's list scrolls its cities under the sheet's bar: a touch on the bar
+    beside the search field, with a showing row beneath, is named as the bar, as the
+    simulator hands it to the bar."""
+    server, client = sim
+    s = client.session("com.apple.mobiletimer")
+    _choose_city(s)
+    s.swipe(200, 500, 200, 300, 0.3)
+    with server.lock:
+        screen = server.phone.screen()
+        tree, root = to_json(screen), screen.root
+    bar = s(className="XCUIElementTypeNavigationBar", name="Choose a City.").get(timeout=3)
+    field = s(className="XCUIElementTypeSearchField").get(timeout=3).bounds
+    y = (field.y + field.height + bar.bounds.y + bar.bounds.height) // 2  # under the field
+    x = 200
+    row = next(c for c in s(className="XCUIElementTypeCell").find_elements()
+               if c.visible and c.bounds.y <= y < c.bounds.y + c.bounds.height)
+    assert row.label in CITIES  # a showing city lies under the bar there
+    found = node_at(tree, x, y)
+    assert found is not None
+    assert (found.get("type"), found.get("name")) == ("NavigationBar", "Choose a City.")
+    assert [(n.type, n.name) for n in hit_path(root, x, y)[-1:]] == \
+        [("NavigationBar", "Choose a City.")]

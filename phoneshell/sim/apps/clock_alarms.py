@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from phoneshell.sim import layout, lists
 from phoneshell.sim.apps import Drag, Host
 from phoneshell.sim.apps.clock_lists import ListRow, ListState, place, swipe, table
+from phoneshell.sim.apps.confirm import edit_bar
 from phoneshell.sim.facts import DeviceFacts
 from phoneshell.sim.store import JSON, Store
 from phoneshell.sim.ui import EditText, Handler, Node, Rect, Wheel
@@ -261,14 +262,8 @@ def sheet(state: AlarmsState, host: Host) -> Node | None:
 
     # iOS titles the sheet by what Save will do, in a navigation bar with Cancel and Save
     title = "Add Alarm" if editor.alarm_id is None else "Edit Alarm"
-    top = layout.NAV_TOP + 12
-    width = layout.text_width(title)
-    bar = Node("NavigationBar", Rect(0, top, f.width, 44), name=title, children=(
-        layout.button("Cancel", Rect(16, top, 70, 44), close),
-        layout.text(title, Rect((f.width - width) // 2, top + 11, width, 22), header=True),
-        layout.button("Save", Rect(f.width - 86, top, 70, 44), save)))
-    kids = [bar,
-            layout.picker(Rect(16, 130, 370, 216), _columns(editor.wheels()))]
+    bar = edit_bar(f, title, close, "Save", save)
+    kids = [layout.picker(Rect(16, 130, 370, 216), _columns(editor.wheels()))]
     x, w, h = lists.ROW_X, lists.ROW_WIDTH, lists.ROW_HEIGHT
     label_cell = Node("Cell", Rect(x, 422, w, h), label="Label", name="Label", children=(
         layout.text("Label", Rect(x + 16, 437, 60, 22)),
@@ -282,7 +277,7 @@ def sheet(state: AlarmsState, host: Host) -> Node | None:
                          Rect(x, 526, w, h))]
     if editor.alarm_id is not None:
         kids.append(layout.button("Delete Alarm", Rect(x, 598, w, h), delete))
-    return layout.page_sheet(f, kids, dismiss=close, key=f"alarm-sheet:{title}")
+    return layout.page_sheet(f, bar, kids, dismiss=close, key=f"alarm-sheet:{title}")
 
 
 def _columns(wheels: list[Wheel]) -> list[tuple[Wheel, Rect]]:

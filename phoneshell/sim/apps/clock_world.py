@@ -20,6 +20,7 @@ from phoneshell.sim.apps import Drag, Host
 from phoneshell.sim.apps.clock_alarms import BUNDLE_ID, wall_time
 from phoneshell.sim.apps.clock_lists import ListRow, ListState, place, swipe, table
 from phoneshell.sim.facts import DeviceFacts
+from phoneshell.sim.keyboard import above_keyboard
 from phoneshell.sim.store import Store
 from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll
 
@@ -148,12 +149,16 @@ def sheet(state: WorldState, host: Host) -> Node | None:
     wanted = query.text.strip().lower()
     found = [c for c in CITIES if wanted in c.lower()]
     rows = tuple(lists.Row(c, on_tap=chooser(c)) for c in found) or (lists.Row("No Results"),)
-    title = "Choose a City."
-    top, width = layout.NAV_TOP + 12, layout.text_width(title)
-    kids = [layout.text(title, Rect((f.width - width) // 2, top, width, 22), header=True),
-            layout.search_field(query, Rect(16, top + 34, f.width - 102, 36)),
-            layout.button("Cancel", Rect(f.width - 80, top + 34, 70, 36), close),
-            lists.table(state.chooser_scroll, Rect(0, top + 80, f.width, f.height - top - 80),
+    # iOS's chooser is a search controller in the sheet's navigation bar: the bar, titled,
+    # holds the field and its Cancel, and the list lies under it from the sheet's top.
+    field_at = Rect(16, layout.SEARCH_TOP, f.width - 102, 36)
+    bar = layout.nav_bar(f, "Choose a City.", search=[
+        layout.search_field(query, field_at),
+        layout.button("Cancel", Rect(f.width - 80, field_at.y, 70, 36), close)])
+    top = bar.frame.y + bar.frame.height
+    # UIKit insets the list by the keyboard over it: cities under the keyboard scroll up.
+    shown = above_keyboard(f, Rect(0, top, f.width, f.height - top), query.focused)
+    chosen = lists.table(state.chooser_scroll, shown,
                          [lists.Section(rows)], key="city-chooser",
-                         frame=lists.under_bars(f, layout.NAV_TOP))]
-    return layout.page_sheet(f, kids, dismiss=close, key="city-sheet")
+                         frame=lists.under_bars(f, layout.NAV_TOP))
+    return layout.page_sheet(f, bar, [chosen], dismiss=close, key="city-sheet")

@@ -82,7 +82,7 @@ def render(sheet: NewReminder, host: Host, my_lists: tuple[str, ...], save: Save
 
     top = layout.NAV_BOTTOM
     if sheet.picking:
-        kids = _list_page(sheet, host, my_lists, top)
+        bar, kids = _list_page(sheet, host, my_lists, top)
     else:
         def pick() -> None:
             host.focus(None)
@@ -97,17 +97,19 @@ def render(sheet: NewReminder, host: Host, my_lists: tuple[str, ...], save: Save
                       container="Other", height=96)))
         where = lists.Section((lists.Row("List", detail=sheet.list, chevron=True,
                                          on_tap=pick),))
-        kids = [edit_bar(f, TITLE, cancel, "Add", add, enabled=bool(sheet.title.text.strip())),
-                lists.table(sheet.scroll, Rect(0, top, f.width, f.height - top),
+        bar = edit_bar(f, TITLE, cancel, "Add", add, enabled=bool(sheet.title.text.strip()))
+        kids = [lists.table(sheet.scroll, Rect(0, top, f.width, f.height - top),
                             [form, where], key="new-reminder",
                             frame=lists.under_bars(f, SHEET_TOP))]
     if sheet.discarding:
         kids.append(confirm_sheet(f, "Discard Changes", close, keep, cancel="Keep Editing"))
-    return layout.page_sheet(f, kids, dismiss=cancel, top=SHEET_TOP, key="reminders:new-reminder")
+    return layout.page_sheet(f, bar, kids, dismiss=cancel, top=SHEET_TOP,
+                             key="reminders:new-reminder")
 
 
 def _list_page(sheet: NewReminder, host: Host, my_lists: tuple[str, ...],
-               top: int) -> list[Node]:
+               top: int) -> tuple[Node, list[Node]]:
+    """The List page's navigation bar (back to the form) and its list."""
     f = host.facts
 
     def back() -> None:
@@ -120,10 +122,10 @@ def _list_page(sheet: NewReminder, host: Host, my_lists: tuple[str, ...],
 
     rows = tuple(lists.Row(name, on_tap=chooser(name), checked=name == sheet.list)
                  for name in my_lists)
-    return [layout.nav_bar(f, "List", back=TITLE, on_back=back, menu=sheet.back_menu),
-            lists.table(Scroll(), Rect(0, top, f.width, f.height - top),
-                        [lists.Section(rows)], key="new-reminder:list",
-                        frame=lists.under_bars(f, SHEET_TOP))]
+    return (layout.nav_bar(f, "List", back=TITLE, on_back=back, menu=sheet.back_menu),
+            [lists.table(Scroll(), Rect(0, top, f.width, f.height - top),
+                         [lists.Section(rows)], key="new-reminder:list",
+                         frame=lists.under_bars(f, SHEET_TOP))])
 
 
 def on_drag(sheet: NewReminder, drag: Drag) -> bool:
