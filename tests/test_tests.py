@@ -49,6 +49,8 @@ UNGUARDED_SKIPS: dict[str, tuple[int, str]] = {
                                                          "run the system's Python on the "
                                                          "checkout; the other test is root's"),
     "tests/test_grader.py": (1, ROOT_ONLY),
+    "tests/runner/test_runner_results_unwritable.py": (1, "chattr +i needs CAP_LINUX_IMMUTABLE "
+                                                          "and a file system that keeps the flag"),
     "tests/small_disk.py": (2, ROOT_ONLY + "; a container may lack CAP_SYS_ADMIN"),
     "tests/bridge_tests/test_bridge_audit_log.py": (1, "reads /proc/self/fd (Linux)"),
     "tests/phones/test_phones_sim_children.py": (1, "reads /proc (Linux)"),
