@@ -22,13 +22,19 @@ from phoneshell.sim import back_menu
 from phoneshell.sim.back_menu import BackMenu
 from phoneshell.sim.facts import DeviceFacts
 from phoneshell.sim.touch_paths import hit_path
-from phoneshell.sim.ui import EditText, Handler, Node, Rect, Wheel
+from phoneshell.sim.ui import EditText, Handler, Node, Rect, Wheel, walk
 
 NAV_TOP = 62
 NAV_BOTTOM = 116
 """Where content starts under a standard navigation bar."""
 LARGE_NAV_BOTTOM = 168
-"""Where content starts under a large-title navigation bar (a root list)."""
+"""Where content starts under a large-title navigation bar (a root list), while its list is
+scrolled to its top (`large_title_shown`: the bar collapses as it scrolls)."""
+LARGE_TITLE = LARGE_NAV_BOTTOM - NAV_BOTTOM
+"""The height of a large title's band under the standard bar: how far a list under it scrolls
+before its bar has shrunk to the standard one."""
+LARGE_TITLE_Y = 119
+"""Where a large title's text starts (the Settings root's dump), while its list is at its top."""
 TAB_BAR_HEIGHT = 83
 SEARCH_TOP = NAV_TOP + 46
 """Where a search field in a navigation bar starts, under its title (`nav_bar`'s `search`;
@@ -95,6 +101,7 @@ def screen(facts: DeviceFacts, children: Sequence[Node], *, key: str | None = No
     """
     full = Rect(0, 0, facts.width, facts.height)
     children, menus = _lifted(children)
+    children = _collapsed(children)
     return wrap(_navigation(full, children, menus, key=key), 4)
 
 
@@ -164,7 +171,8 @@ def nav_bar(facts: DeviceFacts, title: str, *, back: str | None = None,
         kids += back_controls(facts, back, Rect(16, NAV_TOP, 44, 44), on_back, menu=menu,
                               behind=behind)
     if large:
-        kids.append(text(title, Rect(16, 119, text_width(title, 34), 42), header=True))
+        kids.append(text(title, Rect(16, LARGE_TITLE_Y, text_width(title, 34), 42),
+                         header=True))
         height = LARGE_NAV_BOTTOM - NAV_TOP
     else:
         w = text_width(title)
@@ -174,6 +182,50 @@ def nav_bar(facts: DeviceFacts, title: str, *, back: str | None = None,
     kids += [*trailing, *search]
     return Node("NavigationBar", Rect(0, NAV_TOP, width, height), name=title,
                 children=tuple(kids))
+
+
+def large_title_shown(viewport: Rect, offset: int) -> Rect:
+    """The part of a list's frame its bars leave uncovered, `viewport` being that part while
+    it is scrolled to its top and `offset` how far it has scrolled: a list whose content starts
+    under a large title (at `LARGE_NAV_BOTTOM`) shows from higher as it scrolls, up to the
+    standard bar's bottom (`LARGE_TITLE` higher), as UIKit's `prefersLargeTitles` bar shrinks
+    to the standard one while its scroll view scrolls up past the title (the large title
+    scrolls away with the content, the small title appears in the bar). Its content does not
+    move: only what covers it shrinks. Other lists show `viewport`. Inferred from UIKit's
+    documented behaviour: no dump of a scrolled large-title screen."""
+    if viewport.y != LARGE_NAV_BOTTOM:
+        return viewport
+    rise = max(0, min(offset, LARGE_TITLE))
+    return Rect(viewport.x, viewport.y - rise, viewport.width, viewport.height + rise)
+
+
+def _collapsed(children: Sequence[Node]) -> tuple[Node, ...]:
+    """`children` with a large-title navigation bar ending where the list under it starts to
+    show (`large_title_shown`): shrunk by as much as the list has scrolled, its large title
+    moved up with the content and, once the bar is the standard one, shown inline in it."""
+    bar = next((c for c in children if c.type == "NavigationBar"), None)
+    if bar is None or bar.frame.y != NAV_TOP or bar.frame.bottom != LARGE_NAV_BOTTOM:
+        return tuple(children)
+    lists = (n for c in children for n in walk(c)
+             if n.scroll is not None and not n.scroll.horizontal and n.uncovered is not None)
+    under = next(lists, None)
+    if under is None or not NAV_BOTTOM <= under.open_part.y < LARGE_NAV_BOTTOM:
+        return tuple(children)
+    rise = LARGE_NAV_BOTTOM - under.open_part.y
+
+    def moved(node: Node) -> Node:
+        if node.type != "StaticText" or node.frame.y != LARGE_TITLE_Y:
+            return node
+        if rise < LARGE_TITLE:
+            return replace(node, frame=Rect(node.frame.x, LARGE_TITLE_Y - rise,
+                                            node.frame.width, node.frame.height))
+        w = text_width(node.label or "")
+        return replace(node, frame=Rect((bar.frame.width - w) // 2, NAV_TOP + 11, w, 22))
+
+    shrunk = replace(bar, frame=Rect(bar.frame.x, NAV_TOP, bar.frame.width,
+                                     under.open_part.y - NAV_TOP),
+                     children=tuple(moved(c) for c in bar.children))
+    return tuple(shrunk if c is bar else c for c in children)
 
 
 def back_controls(f: DeviceFacts, back: str, frame: Rect, on_back: Handler | None, *,

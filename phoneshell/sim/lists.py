@@ -27,7 +27,8 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING
 
-from phoneshell.sim.layout import button, image, line_count, search_field, text, text_width, wrap
+from phoneshell.sim.layout import (button, image, large_title_shown, line_count, search_field,
+                                   text, text_width, wrap)
 from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll, hidden
 
 if TYPE_CHECKING:
@@ -315,22 +316,24 @@ def _place(sections: Sequence[Section], width: int, grouped: bool) -> tuple[list
 
 
 def _rows_in_view(placed: list[Placed], scroll: Scroll, viewport: Rect,
-                  frame: Rect | None = None) -> list[Node]:
+                  frame: Rect | None = None, shown: Rect | None = None) -> list[Node]:
     """The rows a list holds: those near its `viewport` (by `MARGIN`) and any its own `frame`
     holds, under its bars too (UIKit makes a cell for every row within the list's bounds: the
     real root dump's last cell lies across the screen's bottom, under its toolbar), hidden where
-    their middle is not in `viewport`."""
+    their middle is not in the part that shows (`shown`, default `viewport`, where the content
+    is inset to)."""
     top = viewport.y - scroll.offset
     span = frame or viewport
+    shown = shown or viewport
     kids = []
     for offset, height, build in placed:
         y = top + offset
-        if (y + height < viewport.y - MARGIN or y > viewport.bottom + MARGIN) and (
+        if (y + height < shown.y - MARGIN or y > shown.bottom + MARGIN) and (
                 y + height <= span.y or y >= span.bottom):
             continue  # no cell is made for a row this far out of view
         node = build(y)
         centre = y + height // 2
-        kids.append(node if viewport.y <= centre < viewport.bottom else hidden(node))
+        kids.append(node if shown.y <= centre < shown.bottom else hidden(node))
     return kids
 
 
@@ -340,9 +343,12 @@ def squeezed(viewport: Rect) -> Rect:
     return Rect(viewport.x, viewport.y, max(0, viewport.width), max(0, viewport.height))
 
 
-def spans(viewport: Rect, frame: Rect | None) -> tuple[Rect, Rect | None]:
-    """A list's own frame and the part of it its bars leave uncovered (None: all of it)."""
-    return (viewport, None) if frame is None else (frame, viewport)
+def spans(viewport: Rect, frame: Rect | None, scroll: Scroll) -> tuple[Rect, Rect | None]:
+    """A list's own frame and the part of it its bars leave uncovered (None: all of it): under
+    a large title, more as it scrolls (`layout.large_title_shown`)."""
+    if frame is None:
+        return viewport, None
+    return frame, large_title_shown(viewport, scroll.offset)
 
 
 def under_bars(facts: DeviceFacts, top: int = 0, width: int | None = None) -> Rect:
@@ -368,8 +374,8 @@ def table(scroll: Scroll, viewport: Rect, sections: Sequence[Section], *, key: s
     viewport = squeezed(viewport)
     placed, content = _place(sections, viewport.x + viewport.width, grouped=False)
     scroll.clamp(content - viewport.height)
-    own, uncovered = spans(viewport, frame)
-    kids = [*_rows_in_view(placed, scroll, viewport, own),
+    own, uncovered = spans(viewport, frame, scroll)
+    kids = [*_rows_in_view(placed, scroll, viewport, own, uncovered),
             *scroll_bars(scroll, viewport, content)]
     return Node("Other", viewport, children=(
         Node("Table", own, children=tuple(kids), scroll=scroll, key=key,
@@ -381,14 +387,14 @@ def grouped(scroll: Scroll, viewport: Rect, sections: Sequence[Section], *, key:
     """The Settings root's list: a CollectionView of unnamed cells holding the row Buttons,
     showing them in `viewport` (`frame` as `table`'s)."""
     viewport = squeezed(viewport)
-    own, uncovered = spans(viewport, frame)
     width = viewport.x + viewport.width
     placed, content = _place(sections, width, grouped=True)
     scroll.clamp(content - viewport.height)
+    own, uncovered = spans(viewport, frame, scroll)
     backdrop = Node("Other", Rect(-16, viewport.y - scroll.offset - 1580, width + 32,
                                   content + 1600))
     kids = [backdrop, Node("Other", Rect(0, 0, width, own.bottom)),
-            *_rows_in_view(placed, scroll, viewport, own),
+            *_rows_in_view(placed, scroll, viewport, own, uncovered),
             *scroll_bars(scroll, viewport, content)]
     # visible="false" while it fills the screen, as iOS 26 reports it (the real root dump):
     # only its rows are marked as shown

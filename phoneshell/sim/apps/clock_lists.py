@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from phoneshell.sim import layout
 from phoneshell.sim.apps import Drag
+from phoneshell.sim.layout import large_title_shown
 from phoneshell.sim.lists import quiet, spans
 from phoneshell.sim.ui import Handler, Node, Rect, Scroll, hidden
 
@@ -68,11 +69,12 @@ def place(state: ListState, viewport: Rect, rows: Sequence[ListRow]) -> list[Pla
     """Where each row is, scrolled by the list's offset (clamped to the content first)."""
     state.scroll.clamp(len(rows) * ROW_HEIGHT - viewport.height)
     top = viewport.y - state.scroll.offset
+    shown = large_title_shown(viewport, state.scroll.offset)
     placed = []
     for i, row in enumerate(rows):
         frame = Rect(viewport.x, top + i * ROW_HEIGHT, viewport.width, ROW_HEIGHT)
         centre = frame.y + frame.height // 2
-        placed.append(Placed(row, frame, viewport.y <= centre < viewport.bottom))
+        placed.append(Placed(row, frame, shown.y <= centre < shown.bottom))
     return placed
 
 
@@ -84,7 +86,7 @@ def table(state: ListState, viewport: Rect, rows: Sequence[ListRow], *, key: str
     for p in place(state, viewport, rows):
         node = _cell(state, p.row, p.frame)
         kids.append(node if p.shown else hidden(node))
-    own, uncovered = spans(viewport, frame)
+    own, uncovered = spans(viewport, frame, state.scroll)
     return Node("Other", viewport, children=(
         Node("Table", own, children=tuple(kids), scroll=state.scroll, key=key,
              uncovered=uncovered),))
