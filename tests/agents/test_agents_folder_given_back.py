@@ -12,22 +12,19 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import socket
 import stat
 import subprocess
-import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
+from as_nobody import as_nobody, nobody_cannot_run, nobodys_place
 from cli_process import run_one
+
 from phoneshell.agents.sandbox import Sandbox
 
 ROOT = Path(__file__).resolve().parents[2]
-SYSTEM_PYTHON = Path("/usr/bin/python3")
 LOCKS = """import os, pathlib, socket
 d = pathlib.Path(os.environ["PHONESHELL_ATTEMPT_DIR"])
 (d / "notes.txt").write_text("what it found\\n")
@@ -102,49 +99,22 @@ def test_a_folder_that_is_a_link_is_removed_not_followed(tmp_path: Path) -> None
 
 @pytest.fixture
 def place() -> Iterator[Path]:
-    """A folder `nobody` may write, outside pytest's own (which only root may enter)."""
-    made = Path(tempfile.mkdtemp(prefix="phoneshell-given-back-"))
-    try:
-        made.chmod(0o777)
+    """A folder `nobody` may write, holding the agent."""
+    with nobodys_place("phoneshell-given-back-") as made:
         (made / "locks.py").write_text(LOCKS)
         yield made
-    finally:
-        subprocess.run(["chmod", "-R", "u+rwx", str(made)], check=False)
-        shutil.rmtree(made, ignore_errors=True)
-
-
-def _as_nobody(place: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """`python -m ARGS` run by `nobody` with the system's Python and the venv's packages."""
-    packages = [p for p in sys.path if p.endswith("site-packages") and ROOT in Path(p).parents]
-    return subprocess.run(
-        ["runuser", "-u", "nobody", "--", "env", f"HOME={place}",
-         f"PYTHONPATH={os.pathsep.join([str(ROOT), *packages])}",
-         f"PHONESHELL_KEY_FILE={place / 'run-signing.key'}", str(SYSTEM_PYTHON), "-m", *args],
-        capture_output=True, text=True, cwd=place, timeout=300)
-
-
-def _nobody_cannot_run(place: Path) -> str:
-    """Why the harness cannot be played as `nobody` here ("" when it can)."""
-    if os.geteuid() != 0 or shutil.which("runuser") is None:
-        return "needs root to run the harness as another user (CI runs as root)"
-    if not SYSTEM_PYTHON.exists():
-        return f"no {SYSTEM_PYTHON} for nobody to run"
-    looked = _as_nobody(place, "phoneshell", "--version")
-    if looked.returncode != 0:  # another Python, or a checkout nobody cannot read
-        return f"nobody cannot run phoneshell with {SYSTEM_PYTHON}: {looked.stderr[-300:]}"
-    return ""
 
 
 @pytest.mark.slow  # a whole run, as another user
 @pytest.mark.parametrize("sandbox", ["none", "bwrap"])
 def test_a_harness_that_is_not_root_reads_the_folder_its_agent_locked(
         place: Path, sandbox: str, request: pytest.FixtureRequest) -> None:
-    why = _nobody_cannot_run(place)
+    why = nobody_cannot_run(place)
     if why:
         pytest.skip(why)
     if sandbox == "bwrap":
         request.getfixturevalue("bwrap")
-    done = _as_nobody(place, "phoneshell", "run", str(ROOT / "environments"), "--task",
+    done = as_nobody(place, "phoneshell", "run", str(ROOT / "environments"), "--task",
                       "calculator.arithmetic", "--agent", f"command:python3 {place / 'locks.py'}",
                       "--sandbox", sandbox, "--runs", str(place / "runs"), "--run-id", "L")
     assert done.returncode == 1, done.stderr
@@ -162,7 +132,7 @@ def test_a_harness_that_is_not_root_reads_the_folder_its_agent_locked(
                           capture_output=True, text=True, check=False)
     assert read.stdout == "what it found\nmore\n", read.stderr
     assert sorted(p.name for p in agent.iterdir()) == ["deep", "in", "notes.txt"]
-    report = _as_nobody(place, "phoneshell", "report", str(place / "runs" / "L"))
+    report = as_nobody(place, "phoneshell", "report", str(place / "runs" / "L"))
     assert report.returncode in (0, 1) and "Permission denied" not in report.stderr, \
         report.stderr
 
