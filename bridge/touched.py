@@ -19,7 +19,13 @@ from phoneshell.xcui import flag, short_type, walk
 KEYBOARD_TYPE = "Keyboard"
 BARS = frozenset({"NavigationBar", "TabBar", "Toolbar"})
 """Short types of the bars iOS draws over the content of their screen, whatever the source's
-order (real dumps list a navigation bar before the table that scrolls under it)."""
+order (real dumps list a navigation bar before the table that scrolls under it, and before the
+full-screen views that hold the table); a search field outside any list is one too (the
+harness's `phoneshell.device.screen_part.COVERS`, the same set)."""
+PLAIN = frozenset({"Other", "Window", "Application"})
+"""Short types of the containers a touch falls through where they hold nothing there, unnamed
+and not accessible (UIKit views with no gesture recogniser of their own; a window, as the
+keyboard's full-screen one, passes touches off its keys to the app beneath)."""
 CLIPS = frozenset({"Table", "CollectionView", "ScrollView"})
 """Short types of the scrolling lists that clip their rows to their own frame: a row scrolled
 under a navigation bar shows (and takes touches) only inside its list."""
@@ -158,7 +164,7 @@ def node_at(tree: object, x: float, y: float) -> Mapping[str, object] | None:
         return None
     covers = _coverers(tree, found, x, y, skip)
     if not covers:
-        return found
+        return _keyboard_under(tree, found, x, y) or found
     cover = covers[-1]
     return _topmost(cover, x, y, spoken=True, skip=skip) or _own_keyboard(cover) or cover
 
@@ -315,7 +321,8 @@ def _coverers(tree: object, found: Mapping[str, object], x: float, y: float,
         elif (later and (kind == "Sheet" or kind == "Other" and (
                 _panel(node, screen) or _presented(node, screen)
                 or _dismisses(node, screen, areas)))) or (
-                kind in BARS and (later or _scrolls_under(lines, above, node))):
+                _is_bar(node, lines) and (later or _bar_over(lines, above, found, node, screen,
+                                                            areas))):
             covers.append((0, order[id(node)], node))
     return [node for *_, node in sorted(covers, key=lambda c: (c[0], c[1]))]
 
@@ -387,12 +394,55 @@ def _presented(node: Mapping[str, object], screen: Rect | None) -> bool:
     return any(_kind(inner) == "NavigationBar" for _, inner in walk(node) if inner is not node)
 
 
-def _scrolls_under(lines: Mapping[int, tuple[Mapping[str, object], ...]],
-                   above: tuple[Mapping[str, object], ...], bar: Mapping[str, object]) -> bool:
-    """Whether a bar listed before a row (`above`: the row's ancestors) still lies over it: the
-    row is in a list, and between the list and the bar's nearest common ancestor there is no
-    window, alert, sheet or popover of the row's own (a page presented over the bar's)."""
+def _is_bar(node: Mapping[str, object],
+            lines: Mapping[int, tuple[Mapping[str, object], ...]]) -> bool:
+    """Whether a node is a bar (`BARS`), or a search field that lies in no list (one in a
+    list's header scrolls with its rows, under the bars as they do)."""
+    kind = _kind(node)
+    return kind in BARS or (kind == "SearchField"
+                            and not any(_kind(n) in CLIPS for n in lines[id(node)]))
+
+
+def _plain(node: Mapping[str, object]) -> bool:
+    """Whether a node is a plain container (`PLAIN`): unnamed, unlabelled, not accessible."""
+    return (_kind(node) in PLAIN and not (node.get("name") or node.get("label"))
+            and not flag(node, "isAccessible"))
+
+
+def _bar_over(lines: Mapping[int, tuple[Mapping[str, object], ...]],
+              above: tuple[Mapping[str, object], ...], found: Mapping[str, object],
+              bar: Mapping[str, object], screen: Rect | None, areas: set[int]) -> bool:
+    """Whether a bar listed before `found` (`above`: its ancestors) is drawn over it: whatever
+    the source's order, a bar lies over the content of its screen (the rows of a list that
+    scrolls under it, the full-screen views that hold the list), unless `found` is in a layer
+    of its own drawn over the bar's: between their nearest common ancestor and `found` lies a
+    window (not for a plain container, which lets the touch through to the bar), an alert,
+    sheet, popover or menu, a page presented over the bar's, a modal's full-screen layer, a
+    named panel, or the keyboard; or `found` is itself a bar or in one (of two bars, the later
+    drawn is on top)."""
     bar_line = {id(n) for n in lines[id(bar)]}
     common = max((i for i, n in enumerate(above) if id(n) in bar_line), default=-1)
-    below = [_kind(n) for n in above[common + 1:]]
-    return any(k in CLIPS for k in below) and not any(k in LAYERS for k in below)
+    plain = _plain(found)
+    for node in (*above[common + 1:], found):
+        kind = _kind(node)
+        if (_is_bar(node, lines) or id(node) in areas or kind in (KEYBOARD_TYPE, "Key", "Menu")
+                or (kind in LAYERS and not (kind == "Window" and plain))
+                or (kind == "Other" and (_panel(node, screen) or _presented(node, screen)
+                                         or _dismisses(node, screen, areas)))):
+            return False
+    return True
+
+
+def _keyboard_under(tree: object, found: Mapping[str, object], x: float,
+                    y: float) -> Mapping[str, object] | None:
+    """The Keyboard a touch at (x, y) lands on when what lies there is a plain container in
+    the keyboard's area (`keyboard_areas`: the views UIKit wraps the keys in): a point between
+    two keys is the keyboard's; None otherwise."""
+    if not _plain(found):
+        return None
+    for area in keyboard_areas(tree):
+        if any(n is area for n in ancestry(tree, found)):
+            board = _own_keyboard(area)
+            if board is not None and _holds(board, x, y):
+                return board
+    return None
