@@ -85,21 +85,22 @@ def _deleted(rig: Rig) -> list[str]:
 
 
 def test_the_red_teams_drag_from_a_row_under_the_bar_is_refused(rig: Rig) -> None:
-    """Scrolled 172 pt, "Owner note 11" is partly under the navigation bar (the list spans the
-    screen under its bars, as a phone's does: the bar, not the list, hides its top); dragged
-    to the title "Owner note 9" it goes from its hit point (201, 175), the middle of its frame
+    """Scrolled 212 pt, "Owner note 11" is partly under the navigation bar, its large title
+    collapsed to the standard bar (the list spans the screen under its bars, as a phone's does:
+    the bar, not the list, hides its top); dragged
+    to the title "Owner note 9" it goes from its hit point (201, 135), the middle of its frame
     (a bar drawn over the list does not cut it), to (88.5, 295): 1.85 degrees off the diagonal.
     Refused, unsent: the row stays shut and the note stays."""
     s = _on_deleted_list(rig)
-    top = next(n for n in _scrolled(rig, s, 172) if n.label == "Owner note 11")
+    top = next(n for n in _scrolled(rig, s, 212) if n.label == "Owner note 11")
     with rig.sim.lock:
         bar = next(n for n in rig.sim.phone.screen().nodes if n.type == "NavigationBar")
     assert top.visible and top.frame.y < bar.frame.bottom < top.frame.bottom  # it cuts it
-    assert in_view.hit_point(rig.sim.phone, top) == (201, 175)
+    assert in_view.hit_point(rig.sim.phone, top) == (201, 135)
     before = _deleted(rig)
     path, body = _drag_path(s, "Owner note 11", "Owner note 9")
     message = refused_unsent(rig, path, body, "R")
-    assert "within 3 degrees of a diagonal" in message and "(201, 175)" in message
+    assert "within 3 degrees of a diagonal" in message and "(201, 135)" in message
     with rig.sim.lock:
         assert rig.sim.phone.running_state(NOTES).swiped is None
         assert not [n for n in rig.sim.phone.screen().nodes if n.label == "Delete"]
@@ -142,14 +143,15 @@ def test_a_drag_from_a_clipped_row_is_logged_from_the_phones_hit_point(library: 
 
 
 def test_a_drag_from_a_row_its_list_reports_hidden_is_refused(rig: Rig) -> None:
-    """Scrolled 50 pt, the top row's middle is under the navigation bar, above the part of the
+    """Scrolled 110 pt, the top row's middle is under the navigation bar (its large title
+    collapsed to the standard bar), above the part of the
     list its bars leave, and the source marks it not visible: XCTest scrolls such an element
     into view before its finger goes down, so where it goes down only the phone could tell.
     Refused, unsent; the list stays where it was."""
     s = _on_deleted_list(rig)
-    top = _scrolled(rig, s, 50)[0]
+    top = _scrolled(rig, s, 110)[0]
     assert not top.visible
     path, body = _drag_path(s, str(top.label), "Owner note 9")
     assert "shown in no part of the screen read" in refused_unsent(rig, path, body, "R")
     with rig.sim.lock:
-        assert rig.sim.phone.running_state(NOTES).scroll.offset == 50
+        assert rig.sim.phone.running_state(NOTES).scroll.offset == 110
