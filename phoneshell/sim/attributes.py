@@ -33,7 +33,7 @@ _ATTRIBUTES: dict[str, Callable[[Node, Indexes], Attribute]] = {
     "customActions": lambda n, _: None,
     "enabled": lambda n, _: int(n.enabled), "visible": lambda n, _: int(n.visible),
     "accessible": lambda n, _: int(n.is_accessible), "selected": lambda n, _: int(n.selected),
-    "focused": lambda n, _: int(n.focused), "hittable": lambda n, _: int(n.visible and n.enabled),
+    "focused": lambda n, _: int(n.focused), "hittable": lambda n, _: int(n.visible and n.enabled and n.hittable),
     "accessibilityContainer": lambda n, _: int(n.holds_accessible),
     "index": lambda n, at: at.get(id(n), 0),
     "rect": lambda n, _: _rect(n), "frame": lambda n, _: _rect(n),

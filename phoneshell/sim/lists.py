@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from phoneshell.sim.layout import (button, image, large_title_shown, line_count, search_field,
                                    text, text_width, wrap)
-from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll, hidden
+from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll
 
 if TYPE_CHECKING:
     from phoneshell.sim.apps import Host
@@ -319,9 +319,8 @@ def _rows_in_view(placed: list[Placed], scroll: Scroll, viewport: Rect,
                   frame: Rect | None = None, shown: Rect | None = None) -> list[Node]:
     """The rows a list holds: those near its `viewport` (by `MARGIN`) and any its own `frame`
     holds, under its bars too (UIKit makes a cell for every row within the list's bounds: the
-    real root dump's last cell lies across the screen's bottom, under its toolbar), hidden where
-    their middle is not in the part that shows (`shown`, default `viewport`, where the content
-    is inset to)."""
+    real root dump's last cell lies across the screen's bottom, under its toolbar); each element
+    of them is shown by its own centre (`covers.shown`: in the list's `uncovered` part)."""
     top = viewport.y - scroll.offset
     span = frame or viewport
     shown = shown or viewport
@@ -331,9 +330,7 @@ def _rows_in_view(placed: list[Placed], scroll: Scroll, viewport: Rect,
         if (y + height < shown.y - MARGIN or y > shown.bottom + MARGIN) and (
                 y + height <= span.y or y >= span.bottom):
             continue  # no cell is made for a row this far out of view
-        node = build(y)
-        centre = y + height // 2
-        kids.append(node if shown.y <= centre < shown.bottom else hidden(node))
+        kids.append(build(y))  # each element shows by its own centre (`covers`)
     return kids
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from phoneshell.sim import gestures
+from phoneshell.sim import covers, gestures
 from phoneshell.sim.apps import AppModel
 from phoneshell.sim.apps import springboard as sb
 from phoneshell.sim.keyboard import keyboard
@@ -48,9 +48,9 @@ class Shown:
                                                             for n in walk(body)):
             keys = keyboard(f, focused, phone.keyboard, lambda key: gestures.press_key(phone, key))
         springboard: sb.SpringBoardState = phone.running[sb.BUNDLE_ID].state
-        root = Node("Application", Rect(0, 0, f.width, f.height), label=app.name,
-                    name=app.name, children=sb.windows_of(springboard, phone, body, keys,
-                                                          front=bundle))
+        root = covers.shown(Node("Application", Rect(0, 0, f.width, f.height), label=app.name,
+                                 name=app.name, children=sb.windows_of(
+                                     springboard, phone, body, keys, front=bundle)))
         process = phone.running[bundle]
         launches = {p.launch for p in phone.running.values()}
         self._last = {n: s for n, s in self._last.items() if n in launches}

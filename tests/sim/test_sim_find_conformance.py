@@ -18,6 +18,9 @@ from phoneshell.sim.predicates import MAX_NESTING
 
 ALL = 173
 """Every element of the Settings root list, the application included."""
+HITTABLE = 109
+"""Those a touch at their hit point reaches (`covers`): not the separators and backdrops under
+the rows, nor the rows' plain wrappers drawn under them."""
 
 ROWS = [
     # class name: a full type name only; Any is every element; the application is its own match
@@ -35,7 +38,7 @@ ROWS = [
     ("predicate string", "label == General", "unknown error"),
     ("predicate string", "Label == 'General'", "unknown error"),
     ("predicate string", "identifier == 'com.apple.settings.general'", "unknown error"),
-    ("predicate string", "hittable == true", 121),
+    ("predicate string", "hittable == true", HITTABLE),
     ("predicate string", "rect.x > 10", 147),
     ("predicate string", "rect.x BETWEEN {0, 10}", 23),
     ("predicate string", "rect.nope == 1", 0),
@@ -103,8 +106,8 @@ ROWS = [
     # predicate does; `@*` names them all; `attribute::` is not how WDA looks for a name
     ("xpath", "//*[@label='General'][@hittable='true']", 2),
     ("xpath", "//XCUIElementTypeButton[@hittable='true']", 11),
-    ("xpath", "//*[@hittable='true']", 121),
-    ("xpath", "//*[@*[name()='hittable']='true']", 121),
+    ("xpath", "//*[@hittable='true']", HITTABLE),
+    ("xpath", "//*[@*[name()='hittable']='true']", HITTABLE),
     ("xpath", "//XCUIElementTypeButton[@nativeFrame='{{16, 587}, {370, 52}}']", 1),
     ("xpath", "//*[attribute::hittable='true']", 0),
     # link text: "attribute=text" (the last "=" part is the text), else the name
@@ -200,7 +203,7 @@ def test_the_page_source_still_leaves_the_optional_attributes_out(settings, raw)
     # query's own document: /source stays as a phone serves it by default, after such a find too
     found = raw("POST", f"/session/{settings}/elements",
                 {"using": "xpath", "value": "//*[@*][@hittable='true'][@nativeFrame]"})
-    assert found.status == 200 and len(found.value) == 121
+    assert found.status == 200 and len(found.value) == HITTABLE
     text = raw("GET", "/source").value
     for name in ("hittable", "nativeFrame", "minValue", "maxValue", "customActions"):
         assert f" {name}=" not in text

@@ -1,0 +1,71 @@
+"""What each element of a composed screen shows of itself: `visible` and `hittable` decided per
+element, by the rule the touches follow. Never changes what a screen holds or where.
+
+* `visible`: an element shows while its own centre lies in the open part of every list around
+  it (`Node.open_part`: a list clips its rows to the part its bars leave, the bars drawn over
+  the rest). Each element of a cell is decided on its own, as a real dump marks each element of
+  a covered cell (RT130-3): a tall card's text under the tab bar is hidden, a row's second line
+  below the navigation bar shows while its title under the bar is hidden. The keyboard, in a
+  window of its own, hides nothing from accessibility (WDA's visible frame is clipped by the
+  element's own ancestors): what lies under it stays visible, and a tap by id on it presses the
+  key (openradar 23166381).
+* `hittable`: XCTest's `isHittable`, a hit test at the element's hit point: a touch there
+  (`in_view`'s rule, at the part holding its activation point) reaches it or something inside
+  it (`touch_paths.hit_path`, the simulator's own hit test), so an element under the keyboard or
+  a bar is not hittable (RT131-1: a row under the keyboard read hittable, and a tap by id on it
+  typed a key).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from phoneshell.hit_point import hit_point
+from phoneshell.sim.touch_paths import activation_target, hit_path
+from phoneshell.sim.ui import Node, Rect
+
+Frame = tuple[float, float, float, float]
+
+
+def shown(root: Node) -> Node:
+    """`root` with every element's `visible` and `hittable` decided on its own (see above)."""
+    seen = _seen(root, ())
+    hits: set[int] = set()
+    _hit(seen, seen, [_frame(root.frame)], hits)
+    return _flagged(seen, hits)
+
+
+def _seen(node: Node, parts: tuple[Rect, ...]) -> Node:
+    """`node`'s subtree with each element hidden whose own centre no list around it shows."""
+    x, y = node.frame.center
+    visible = node.visible and all(p.contains(x, y) for p in parts)
+    if node.scroll is not None and not node.scroll.horizontal:
+        parts = (*parts, node.open_part)
+    children = tuple(_seen(c, parts) for c in node.children)
+    if visible == node.visible and all(a is b for a, b in zip(children, node.children)):
+        return node
+    return replace(node, visible=visible, children=children)
+
+
+def _hit(root: Node, node: Node, bounds: list[Frame], hits: set[int]) -> None:
+    """Note in `hits` the id of every element from `node` down that a touch at its hit point
+    reaches (`bounds`: the screen and the frames of the lists around it, which clip it)."""
+    if node.visible and node.enabled:
+        point = hit_point(_frame(activation_target(node).frame), bounds)
+        if point is not None and node in hit_path(root, *point):
+            hits.add(id(node))
+    inner = [*bounds, _frame(node.frame)] if node.scroll is not None else bounds
+    for child in node.children:
+        _hit(root, child, inner, hits)
+
+
+def _flagged(node: Node, hits: set[int]) -> Node:
+    children = tuple(_flagged(c, hits) for c in node.children)
+    hittable = id(node) in hits
+    if hittable == node.hittable and all(a is b for a, b in zip(children, node.children)):
+        return node
+    return replace(node, hittable=hittable, children=children)
+
+
+def _frame(rect: Rect) -> Frame:
+    return rect.x, rect.y, rect.width, rect.height
