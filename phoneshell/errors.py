@@ -27,6 +27,8 @@ The tree stays shallow; subclasses that belong to one room live there (module in
     │   ├── RigDown                 the phone stopped taking input mid-run [runner.rig]
     │   ├── DiskShort               the disk lost the harness's room, not by the agent's doing:
     │   │                           the attempt is not scored [agents.bounds]
+    │   ├── OutputRefused           the rig refused the copy of a program's output (a
+    │   │                           file-size limit, EIO): the run folder's [agents.bounds]
     │   ├── LockHeld                another process holds a device's or run's lock
     │   │                           [phones.lock]
     │   └── RunInterrupted          Ctrl-C, SIGTERM or SIGHUP stopped the run; the hint

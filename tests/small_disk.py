@@ -16,13 +16,15 @@ SIZE_MIB = 64
 
 
 @contextmanager
-def small_disk(where: Path) -> Iterator[Path]:
-    """A tmpfs of `SIZE_MIB` MiB mounted at `where` (made), unmounted after."""
+def small_disk(where: Path, files: int | None = None) -> Iterator[Path]:
+    """A tmpfs of `SIZE_MIB` MiB mounted at `where` (made), unmounted after; `files`: with
+    that many inodes (the kernel's default for its size: thousands)."""
     if os.geteuid() != 0:
         pytest.skip("mounting a small tmpfs needs root (CI runs these as root)")
     where.mkdir(parents=True, exist_ok=True)
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={SIZE_MIB}m", "tmpfs",
-                              str(where)], capture_output=True, text=True, check=False)
+    inodes = f",nr_inodes={files}" if files else ""
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={SIZE_MIB}m{inodes}",
+                              "tmpfs", str(where)], capture_output=True, text=True, check=False)
     if mounted.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here (a container without CAP_SYS_ADMIN?): "
                     f"{mounted.stderr.strip()}")

@@ -40,6 +40,7 @@ UNGUARDED_SKIPS: dict[str, tuple[int, str]] = {
     "tests/agents/test_agents_sandbox_user.py": (1, "only a root harness runs the agent as "
                                                     "another user"),
     "tests/agents/test_agents_disk_machine.py": (1, LINUX),
+    "tests/agents/test_agents_disk_files.py": (1, LINUX),
     "tests/runner/test_runner_folder_grader.py": (1, ROOT_ONLY),
     "tests/agents/test_agents_own_folder_locked.py": (1, "only root runs the harness as another "
                                                          "user, who must be able to run the "

@@ -5,7 +5,11 @@ keeps that its own failure, and gives the disk back.
 Its stdout and stderr come through pipes the harness reads, and only so much of each is kept
 (its start and its end; its last claim line is followed as it is read, wherever it falls): a
 hard bound, however fast it prints; a
-copy the disk refuses is its failure too (`CappedOutput.unkept`), never a crash of the run. Its
+copy a full disk refuses is its failure too (`CappedOutput.unkept`), never a crash of the run;
+one refused for anything else (the rig's file-size limit, an I/O error) is the rig's
+(`OutputRefused`: `runner.unwritten` stops the run). Files (inodes) are bounded as bytes are
+(`HARNESS_ROOM_FILES`), and what the harness deletes itself is never what came back to a
+turn's disk (`disk_share.given_back`). Its
 folder (its files) cannot be bounded as it is written without a file system of its own, so it is
 watched: every `WATCH_S` while it runs and once more after, its size and file count against the
 limits, and the disk's free space against what its turn may take of it (a file it holds open
@@ -43,8 +47,10 @@ from typing import IO
 
 from phoneshell import behalf
 from phoneshell.agents import walk
+from phoneshell.agents.disk_share import (BYTES, FILES, FREED, SHARE_LOCK, WATCHED, WRITTEN,
+                                          Share, delete_counted)
 from phoneshell.agents.own_writes import counted, held_unlinked
-from phoneshell.errors import RunError
+from phoneshell.errors import DISK_FULL, RunError
 
 FOLDER_MAX_BYTES = 1 << 30
 """The most an agent may write into its attempt folder (its scratch folder, stdout, stderr)."""
@@ -58,6 +64,11 @@ agent's own kept output (`OUTPUT_MAX_BYTES` twice at most). An agent's turn neve
 disk with less free before the turn, once the run gave back what it keeps of earlier agents
 (`runner.disk_room`), is not the agent's doing (`no_room`). A turn that took the disk to it
 leaves the next one short only by the harness's own writes: what the turn took is given back."""
+HARNESS_ROOM_FILES = 1_000
+"""The files (inodes) the harness keeps free on the disk holding the run, as it keeps
+`HARNESS_ROOM_BYTES`: an attempt's records are a few dozen files. An agent that made the disk's
+last files (60,000 empty ones, under its folder's 100,000, on a disk with fewer free) left the
+run unable to write its seal, with no row, again on every resume (red team 132)."""
 ROOM_HINT = ("free some space on that disk (or give --runs a folder on another), "
              "then run it again")
 WATCH_S = 1.0
@@ -75,48 +86,62 @@ def disk_free(path: Path) -> int:
     return stats.f_bavail * stats.f_frsize
 
 
+def disk_free_files(path: Path) -> int | None:
+    """Files (inodes) free to an unprivileged writer on the file system holding `path`; None
+    where it counts none (`f_files` 0: btrfs and many network and FUSE file systems make
+    them as they are needed), where a turn's files are bounded by `FOLDER_MAX_FILES` and the
+    free bytes alone."""
+    stats = os.statvfs(path)
+    return stats.f_favail if stats.f_files else None
+
+
+def _free(path: Path) -> tuple[int, int | None]:
+    """The free bytes and files of the disk holding `path`, read at once."""
+    stats = os.statvfs(path)
+    return stats.f_bavail * stats.f_frsize, stats.f_favail if stats.f_files else None
+
+
 class DiskShort(RunError):
     """The disk holding the run has less free than the harness's room (`HARNESS_ROOM_BYTES`),
     and not by the agent's doing: before its turn, or during a confined turn whose own writes
     do not explain it. The attempt is not scored."""
 
 
-def no_room(folder: Path, free: int | None = None) -> str:
-    """Why the disk holding `folder` has too little free space for an agent's turn ("" when
-    it has room): less than `HARNESS_ROOM_BYTES`, before the agent did anything (`free`: its
-    free space, when already read, after what the run could give back)."""
-    free = disk_free(folder) if free is None else free
-    if free >= HARNESS_ROOM_BYTES:
-        return ""
-    return (f"the disk holding {folder} has {free / (1 << 20):.1f} MiB free, under the "
-            f"{HARNESS_ROOM_BYTES >> 20} MiB the harness keeps to record an attempt, before "
-            "the agent's turn (not the agent's doing)")
-
-
-_SHARE_LOCK = threading.Lock()
-_WATCHED: set[DiskWatch] = set()
-"""The turns watched now, on every disk (several phones' agents, a command judge)."""
-_WRITTEN: dict[int, int] = {}
-"""By disk (device number): the net bytes every turn on it was seen to write of its own, as
-last measured, from the harness's start (what a turn wrote and was given back goes back)."""
+def no_room(folder: Path, free: int | None = None, files: int | None = None) -> str:
+    """Why the disk holding `folder` has too little free for an agent's turn ("" when it has
+    room): less than `HARNESS_ROOM_BYTES` or `HARNESS_ROOM_FILES`, before the agent did
+    anything (`free`, `files`: its free bytes and files, when already read, after what the run
+    could give back)."""
+    if free is None:
+        free, files = _free(folder)
+    if free < HARNESS_ROOM_BYTES:
+        return (f"the disk holding {folder} has {free / (1 << 20):.1f} MiB free, under the "
+                f"{HARNESS_ROOM_BYTES >> 20} MiB the harness keeps to record an attempt, before "
+                "the agent's turn (not the agent's doing)")
+    if files is not None and files < HARNESS_ROOM_FILES:
+        return (f"the disk holding {folder} has {files:,} files (inodes) free, under the "
+                f"{HARNESS_ROOM_FILES:,} the harness keeps to record an attempt, before the "
+                "agent's turn (not the agent's doing)")
+    return ""
 
 
 class DiskWatch:
-    """The limits of one agent's turn on the disk: its folder, and the disk's free space.
+    """The limits of one agent's turn on the disk: its folder, and the disk's free bytes and
+    files (inodes), each a `Share`.
 
-    Of the free space at its start, the turn may take its folder's limit
-    (`FOLDER_MAX_BYTES`), and never the harness's room (`HARNESS_ROOM_BYTES`), wherever it
-    writes: into its folder, a file it holds open unlinked, anywhere else it can reach on the
-    disk. A confined turn can write nowhere else on the disk, so it is charged only for its
-    own writes (its folder, the files it holds open unlinked), and disk lost that they do not
-    explain is the machine's: under the harness's room it stops the turn unscored
-    (`DiskShort`), above it nothing. An unconfined turn is charged for what the disk lost since
-    its start less what the other turns on that disk meanwhile were seen to write of their own:
-    with one turn, the whole loss; with several phones' turns side by side, an agent that wrote
-    little is never the one stopped when another fills the disk. What no turn's own files show
-    (a file it wrote elsewhere on the disk, or something else on the machine) is charged to
-    every unconfined turn running then: it could have written it, and nobody can tell whose it
-    was.
+    Of each free at its start, the turn may take its folder's limit (`FOLDER_MAX_BYTES`,
+    `FOLDER_MAX_FILES`), and never the harness's room (`HARNESS_ROOM_BYTES`,
+    `HARNESS_ROOM_FILES`), wherever it writes: into its folder, a file it holds open unlinked,
+    anywhere else it can reach on the disk. A confined turn can write nowhere else on the
+    disk, so it is charged only for its own writes (its folder, the files it holds open
+    unlinked), and disk lost that they and the other turns' own writes do not explain is the
+    machine's: under the harness's room it stops the turn unscored (`DiskShort`), above it
+    nothing. An unconfined turn is charged for what the disk lost since its start less what
+    the other turns on that disk meanwhile were seen to write of their own: with one turn, the
+    whole loss; with several phones' turns side by side, an agent that wrote little is never
+    the one stopped when another fills the disk. What no turn's own files show (a file it
+    wrote elsewhere on the disk, or something else on the machine) is charged to every
+    unconfined turn running then: it could have written it, and nobody can tell whose it was.
 
     Args:
         folder: the attempt folder (its scratch folder, stdout and stderr inside).
@@ -130,25 +155,38 @@ class DiskWatch:
 
     def __init__(self, folder: Path, confined: bool = False) -> None:
         self.folder, self.confined = folder, confined
-        self.free_at_start = disk_free(folder)
-        why = no_room(folder, self.free_at_start)
+        free, files = _free(folder)
+        why = no_room(folder, free, files)
         if why:
             raise DiskShort(why, hint=ROOM_HINT)
-        self.floor = max(self.free_at_start - FOLDER_MAX_BYTES, HARNESS_ROOM_BYTES)
-        """Below this much free, the agent is stopped: what it took is its allowance."""
         self.disk = os.stat(folder).st_dev
         self.root = 0
         self.behalf = behalf.key_of(folder)
         """Its attempt: what the harness writes because of its turn is its own (`behalf`)."""
-        self.own = self.own_at_start = (counted(folder, FOLDER_MAX_BYTES, FOLDER_MAX_FILES)[1]
-                                        + behalf.written(self.behalf))
-        self.seen_free = self.free_at_start
-        """The free space at the last look while its processes ran."""
+        _, size, made = counted(folder, FOLDER_MAX_BYTES, FOLDER_MAX_FILES)
+        with SHARE_LOCK:
+            WATCHED.add(self)
+            others, freed = WRITTEN.get(self.disk, [0, 0]), FREED.get(self.disk, [0, 0])
+            self.shares = (
+                Share(free, max(free - FOLDER_MAX_BYTES, HARNESS_ROOM_BYTES),
+                       HARNESS_ROOM_BYTES, size + behalf.written(self.behalf), others[BYTES]),
+                # a disk that counts no files: only the folder's limit bounds them
+                Share(files, max(files - FOLDER_MAX_FILES, HARNESS_ROOM_FILES),
+                       HARNESS_ROOM_FILES, made, others[FILES]) if files is not None else
+                Share(1 << 62, (1 << 62) - FOLDER_MAX_FILES, 0, made, others[FILES]))
+            for share, seen in zip(self.shares, freed):
+                share.own, share.seen_free, share.seen_freed = share.own_at_start, \
+                    share.free_at_start, seen
+                share.seen_others = share.others_at_start
+        self.max_files = FOLDER_MAX_FILES if files is None else min(
+            FOLDER_MAX_FILES, made + files - HARNESS_ROOM_FILES)
+        """Its folder's files: its limit, or what it holds and may make of the disk's free."""
         self.suspect = False
         """A confined turn was stopped for disk lost that its own writes do not show."""
-        with _SHARE_LOCK:
-            _WATCHED.add(self)
-            self.others_at_start = _WRITTEN.get(self.disk, 0)
+
+    @property
+    def free_at_start(self) -> int:
+        return self.shares[BYTES].free_at_start
 
     def follow(self, root: int) -> None:
         """Count what the program `root` (and whatever is below it) holds open unlinked as its
@@ -158,80 +196,106 @@ class DiskWatch:
     def _measure(self) -> str:
         """Count what the turn wrote of its own now, for every turn on its disk to read; why
         its folder is over its limits ("" when it is not)."""
-        over, size = counted(self.folder, FOLDER_MAX_BYTES, FOLDER_MAX_FILES)
-        own = size + held_unlinked(self.root, self.disk) + behalf.written(self.behalf)
-        with _SHARE_LOCK:
-            _WRITTEN[self.disk] = _WRITTEN.get(self.disk, 0) + own - self.own
-            self.own = own
+        over, size, made = counted(self.folder, FOLDER_MAX_BYTES, self.max_files)
+        if over and self.max_files < FOLDER_MAX_FILES and made > self.max_files:
+            over += (f" (the disk holding the run had {self.shares[FILES].free_at_start:,} "
+                     f"files free when its turn started, {HARNESS_ROOM_FILES:,} of them kept "
+                     "by the harness)")
+        own = (size + held_unlinked(self.root, self.disk) + behalf.written(self.behalf), made)
+        with SHARE_LOCK:
+            written = WRITTEN.setdefault(self.disk, [0, 0])
+            for axis, share in enumerate(self.shares):
+                written[axis] += own[axis] - share.own
+                share.own = own[axis]
         return over
 
-    def _charged(self, free: int) -> int:
+    def _look(self) -> tuple[int, int]:
+        """The disk's free bytes and files now, seen with the other turns' writes and the
+        harness's deletions as of now (read while its processes run)."""
+        free, files = _free(self.folder)
+        now = (free, files if files is not None else self.shares[FILES].free_at_start)
+        with SHARE_LOCK:
+            others, freed = WRITTEN.get(self.disk, [0, 0]), FREED.get(self.disk, [0, 0])
+            for axis, share in enumerate(self.shares):
+                share.seen_free, share.seen_others = now[axis], others[axis] - share.took()
+                share.seen_freed = freed[axis]
+        return now
+
+    def _charged(self, axis: int, free: int) -> int:
         """What the disk lost since its start that the other turns' own writes do not show;
-        confined, its own writes alone. The caller holds `_SHARE_LOCK`."""
+        confined, its own writes alone. The caller holds `SHARE_LOCK`."""
+        share = self.shares[axis]
         if self.confined:
-            return self.own - self.own_at_start
-        others = (_WRITTEN.get(self.disk, 0) - self.others_at_start
-                  - (self.own - self.own_at_start))
-        return self.free_at_start - free - others
+            return share.took()
+        others = WRITTEN.get(self.disk, [0, 0])[axis] - share.others_at_start - share.took()
+        return share.free_at_start - free - others
 
     def over(self) -> str:
         """Why the agent must be stopped for what it wrote ("" when it need not): its
-        folder's limits (the more telling, when it wrote there), the disk's free space: under
-        its floor, what it is charged (`_charged`) is over what it may take, or under the
-        harness's room, it is charged the most of the turns running."""
+        folder's limits (the more telling, when it wrote there), the disk's free bytes or
+        files: under its floor, what it is charged (`_charged`) is over what it may take, or
+        under the harness's room, it is charged the most of the turns running."""
         over = self._measure()
-        free = self.seen_free = disk_free(self.folder)
-        if over or free >= self.floor:
+        now = self._look()
+        under = [axis for axis, share in enumerate(self.shares) if now[axis] < share.floor]
+        if over or not under:
             return over
-        if self.confined:
-            return self._own_over(free)
-        with _SHARE_LOCK:
-            beside = [w for w in _WATCHED if w.disk == self.disk and w is not self]
+        with SHARE_LOCK:
+            beside = [w for w in WATCHED if w.disk == self.disk and w is not self]
         for other in beside:  # the others' writes as of now, not of their last look
             other._measure()
-        with _SHARE_LOCK:
-            charged = self._charged(free)
-            most = all(charged >= w._charged(free) for w in beside)
-        if charged <= self.free_at_start - self.floor and not (
-                free < HARNESS_ROOM_BYTES and most):
-            return ""
-        by_others = self.free_at_start - free - charged
-        also = (f"; {by_others / (1 << 20):,.1f} MiB of what it lost were written by the other "
-                "turns beside it" if by_others >= (1 << 20) else "")
-        return (f"it filled the disk holding the run: {free / (1 << 20):.1f} MiB free of the "
-                f"{self.free_at_start / (1 << 20):.1f} MiB there were when its turn started "
-                f"(it may take {(self.free_at_start - self.floor) >> 20:,} MiB, and is "
-                f"stopped below {self.floor >> 20:,} MiB free{also})")
+        if self.confined:
+            return self._own_over(under[0], self._look())
+        for axis in under:
+            share, free = self.shares[axis], now[axis]
+            with SHARE_LOCK:
+                charged = self._charged(axis, free)
+                most = all(charged >= w._charged(axis, free) for w in beside)
+            if charged > share.may() or (free < share.room and most):
+                return _filled(axis, share, free, share.free_at_start - free - charged)
+        return ""
 
-    def _own_over(self, free: int) -> str:
+    def _own_over(self, axis: int, now: tuple[int, int]) -> str:
         """`over` for a confined turn under its floor: its own writes over what it may take fail
-        it; loss they do not show stops it, to be settled once its processes are gone
-        (`after`): a file can hold blocks with no name, descriptor or mapping left to see."""
-        own, may = self.own - self.own_at_start, self.free_at_start - self.floor
-        if own > may:
-            return self._took(own, free, "")
+        it; loss that neither they nor the other turns' own writes show stops it, to be settled
+        once its processes are gone (`after`): a file can hold blocks with no name, descriptor
+        or mapping left to see."""
+        share = self.shares[axis]
+        if share.took() > share.may():
+            return self._took(axis, share.took(), now[axis], "")
+        if share.took() + share.unseen() <= share.may():
+            return ""  # the other turns' own writes took it: their watches stop them
         self.suspect = True
-        return (f"the disk holding the run fell to {free / (1 << 20):.1f} MiB free in its turn "
-                f"(it is stopped below {self.floor >> 20:,} MiB), more than its own writes show; "
-                "it was stopped to see what comes back once its processes are gone")
+        what = (f"{now[BYTES] / (1 << 20):.1f} MiB" if axis == BYTES else
+                f"{now[FILES]:,} files (inodes)")
+        floor = f"{share.floor >> 20:,} MiB" if axis == BYTES else f"{share.floor:,} files"
+        return (f"the disk holding the run fell to {what} free in its turn (it is stopped below "
+                f"{floor}), more than its own writes show; it was stopped to see what comes "
+                "back once its processes are gone")
 
-    def _took(self, own: int, free: int, back: str) -> str:
-        """Why a confined turn that took `own` bytes, more than it may, failed (`back`: what
-        came back once its processes were gone, said)."""
+    def _took(self, axis: int, own: int, free: int, back: str) -> str:
+        """Why a confined turn that took `own` of the disk's bytes or files, more than it may,
+        failed (`back`: what came back once its processes were gone, said)."""
+        share = self.shares[axis]
+        if axis == FILES:
+            return (f"it used up the files (inodes) of the disk holding the run: its folder"
+                    f"{back} took {own:,} in its turn (it may take {share.may():,}; {free:,} "
+                    f"free of the {share.free_at_start:,} there were when it started)")
         return (f"it filled the disk holding the run: its folder, the files it holds open or "
                 f"mapped{back} took {own / (1 << 20):,.1f} MiB in its turn (it may take "
-                f"{(self.free_at_start - self.floor) >> 20:,} MiB; {free / (1 << 20):.1f} MiB "
-                f"free of the {self.free_at_start / (1 << 20):.1f} MiB there were when it "
+                f"{share.may() >> 20:,} MiB; {free / (1 << 20):.1f} MiB "
+                f"free of the {share.free_at_start / (1 << 20):.1f} MiB there were when it "
                 "started)")
 
     def after(self, unkept: str) -> str:
         """Why the turn fails for what it wrote, looked at once more with its processes gone
         ("" when it does not); `unkept`: why the disk refused a copy of its output.
 
-        Confined, disk lost that its own writes do not show is its own when it comes back as
-        its processes go (what only they held), and the machine's only when it stays: then,
-        the disk short of the harness's room, or the turn stopped for it (`suspect`), it is not
-        scored. A copy of its output refused is its failure unless the disk stays short.
+        Confined, disk lost that neither its own nor the other turns' writes show is its own
+        when it comes back as its processes go (what only they held; never what the harness
+        deleted meanwhile, `disk_share.given_back`), and the machine's only when it stays: then, the disk
+        short of the harness's room, or the turn stopped for it (`suspect`), it is not scored.
+        A copy of its output refused is its failure unless the disk stays short.
 
         Raises:
             DiskShort: the loss stayed once its processes were gone.
@@ -239,25 +303,45 @@ class DiskWatch:
         if not self.confined:
             return self.over() or unkept
         over = self._measure()
-        own, may = self.own - self.own_at_start, self.free_at_start - self.floor
-        free = disk_free(self.folder)
-        if over or own > may:
-            return over or self._took(own, free, "")
-        if not self.suspect and free >= HARNESS_ROOM_BYTES:
+        for axis, share in enumerate(self.shares):
+            if share.took() > share.may():
+                return over or self._took(axis, share.took(), _free(self.folder)[axis] or 0, "")
+        if over:
+            return over
+        short = self._short()
+        if not self.suspect and not short:
             return unkept  # nothing shows the machine took the disk it was refused
-        unseen = max(0, self.free_at_start - self.seen_free - own)
         deadline = time.monotonic() + SETTLE_S
-        while own + min(max(0, free - self.seen_free), unseen) <= may and \
-                time.monotonic() < deadline:
+        while True:
+            back = self._back()
+            for axis, share in enumerate(self.shares):
+                if share.took() + back[axis] > share.may():
+                    return self._took(axis, share.took() + back[axis], share.seen_free, (
+                        f" and what came back to the disk once its processes were gone "
+                        f"({_amount(axis, back[axis])}, held where no name showed it)"
+                        if axis == BYTES else
+                        f" and what came back once its processes were gone ({back[axis]:,})"))
+            short = self._short()
+            if (not short and not self.suspect) or time.monotonic() >= deadline:
+                break
             time.sleep(0.05)
-            free = disk_free(self.folder)
-        back = min(max(0, free - self.seen_free), unseen)
-        if own + back > may:
-            return self._took(own + back, free, (
-                f" and what came back to the disk once its processes were gone "
-                f"({back / (1 << 20):,.1f} MiB, held where no name showed it)"))
-        self.short(free, unkept)
-        return ""  # never reached: `short` raises
+        if short or self.suspect:
+            self.short(_free(self.folder)[BYTES], unkept)
+        return unkept
+
+    def _short(self) -> bool:
+        """Whether the disk is short of the harness's room now, bytes or files."""
+        free, files = _free(self.folder)
+        return free < HARNESS_ROOM_BYTES or (files is not None and files < HARNESS_ROOM_FILES)
+
+    def _back(self) -> tuple[int, int]:
+        """What came back to the disk since the last look that could be its own (`Share.back`)."""
+        free, files = _free(self.folder)
+        with SHARE_LOCK:
+            freed = FREED.get(self.disk, [0, 0])
+        now = (free, files if files is not None else self.shares[FILES].seen_free)
+        return (self.shares[BYTES].back(now[BYTES], freed[BYTES]),
+                self.shares[FILES].back(now[FILES], freed[FILES]))
 
     def short(self, free: int, seen: str) -> None:
         """Stop a confined turn for the disk the machine took (`DiskShort`): `free` left once
@@ -266,15 +350,19 @@ class DiskWatch:
         Raises:
             DiskShort: always.
         """
-        own = (self.own - self.own_at_start) / (1 << 20)
-        lost = (self.free_at_start - free) / (1 << 20)
+        share = self.shares[BYTES]
+        own, files = share.took() / (1 << 20), _free(self.folder)[FILES]
+        lost = (share.free_at_start - free) / (1 << 20)
+        inodes = (f" and {files:,} files (inodes)" if files is not None and
+                  files < HARNESS_ROOM_FILES else "")
         raise DiskShort(
             f"the disk holding {self.folder} lost {lost:,.1f} MiB during the agent's turn"
-            f"{f' ({seen})' if seen else ''}, down to {free / (1 << 20):.1f} MiB free (the "
-            f"harness keeps {HARNESS_ROOM_BYTES >> 20} MiB to record an attempt), by writes "
-            f"that are not the agent's: it ran confined, its folder, the files it holds open or "
-            f"mapped and what the harness wrote for it took {own:,.1f} MiB, and the loss stayed "
-            "once its processes were gone (not the agent's doing)", hint=ROOM_HINT)
+            f"{f' ({seen})' if seen else ''}, down to {free / (1 << 20):.1f} MiB{inodes} free "
+            f"(the harness keeps {HARNESS_ROOM_BYTES >> 20} MiB and {HARNESS_ROOM_FILES:,} "
+            f"files to record an attempt), by writes that are not the agent's: it ran "
+            f"confined, its folder, the files it holds open or mapped and what the harness "
+            f"wrote for it took {own:,.1f} MiB, and the loss stayed once its processes were "
+            "gone (not the agent's doing)", hint=ROOM_HINT)
 
     def close(self) -> None:
         """After the turn (what was deleted of it, deleted): what it keeps stays counted as
@@ -282,8 +370,8 @@ class DiskWatch:
         try:
             self._measure()
         finally:
-            with _SHARE_LOCK:
-                _WATCHED.discard(self)
+            with SHARE_LOCK:
+                WATCHED.discard(self)
 
     def __enter__(self) -> DiskWatch:
         return self
@@ -292,10 +380,29 @@ class DiskWatch:
         self.close()
 
 
+def _amount(axis: int, much: int) -> str:
+    return f"{much / (1 << 20):,.1f} MiB" if axis == BYTES else f"{much:,} files"
+
+
+def _filled(axis: int, share: Share, free: int, by_others: int) -> str:
+    """Why an unconfined turn is stopped for what it took of the disk's bytes or files."""
+    also = (f"; {_amount(axis, by_others)} of what it lost were written by the other turns "
+            "beside it" if by_others >= (1 << 20 if axis == BYTES else 1_000) else "")
+    if axis == FILES:
+        return (f"it used up the files (inodes) of the disk holding the run: {free:,} free of "
+                f"the {share.free_at_start:,} there were when its turn started (it may take "
+                f"{share.may():,}, and is stopped below {share.floor:,} free{also})")
+    return (f"it filled the disk holding the run: {free / (1 << 20):.1f} MiB free of the "
+            f"{share.free_at_start / (1 << 20):.1f} MiB there were when its turn started "
+            f"(it may take {share.may() >> 20:,} MiB, and is stopped below "
+            f"{share.floor >> 20:,} MiB free{also})")
+
+
 def wipe(scratch: Path) -> str:
     """Delete everything the agent wrote into its scratch folder (left empty), by open
-    folder; what could not be deleted ("" when all was)."""
-    troubles = walk.delete(scratch)
+    folder; what could not be deleted ("" when all was). What it gave back is counted as the
+    harness's (`disk_share.given_back`): never what came back to another turn's disk."""
+    troubles = delete_counted(scratch, kept=False)
     with contextlib.suppress(OSError):
         scratch.mkdir(parents=True, exist_ok=True)
     return walk.said(troubles) if troubles else ""
@@ -319,7 +426,12 @@ class CappedOutput:
                  seen: Callable[[bytes], None] = lambda chunk: None) -> None:
         self.pipe, self.path, self.seen = pipe, path, seen
         self.unkept = ""
-        """Why its output could not all be kept ("" when it was), once the copy is done."""
+        """Why its output could not all be kept ("" when it was), once the copy is done: a
+        full disk, which its turn may have filled."""
+        self.refused: OSError | None = None
+        """The rig's refusal of the copy (a file-size limit, an I/O error, a read-only disk,
+        the file's permissions: anything but a full disk), never the agent's doing: the
+        agent cannot set the harness's limits (red team 132)."""
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._copy, daemon=True,
                                        name=f"agent output {path.name}")
@@ -330,7 +442,10 @@ class CappedOutput:
             with self.path.open("wb") as out:
                 self._keep(out)
         except OSError as exc:  # the disk refused it: whatever else it prints is read, unkept
-            self.unkept = f"its {self.path.name} could not be kept ({exc.strerror or exc})"
+            if exc.errno in DISK_FULL:
+                self.unkept = f"its {self.path.name} could not be kept ({exc.strerror or exc})"
+            else:
+                self.refused = OSError(exc.errno, exc.strerror, str(self.path))
             self._keep(None)
         finally:
             self.pipe.close()
@@ -391,11 +506,33 @@ class CappedOutput:
 
 
 def unkept(outputs: list[CappedOutput]) -> str:
-    """Why the program's output could not be kept ("" when it all was): the disk refused it
-    during its turn, which is its failure, as filling the disk is."""
+    """Why the program's output could not be kept ("" when it all was): the disk was full
+    during its turn, which is its failure, as filling the disk is (`DiskWatch.after` judges)."""
     return "; ".join(o.unkept for o in outputs if o.unkept)
 
 
-__all__ = ["FOLDER_MAX_BYTES", "FOLDER_MAX_FILES", "HARNESS_ROOM_BYTES", "OUTPUT_MAX_BYTES",
-           "SETTLE_S", "WATCH_S", "CappedOutput", "DiskShort", "DiskWatch", "disk_free",
-           "held_unlinked", "no_room", "unkept", "wipe"]
+class OutputRefused(RunError):
+    """The rig refused the harness's copy of a program's output for anything but a full disk
+    (`CappedOutput.refused`, the OSError it is raised from): the run folder's fault, which
+    `runner.unwritten` finds there (not scored, the run stops); never a program that could not
+    start, as a bare OSError from its turn would read."""
+
+
+def refused(outputs: list[CappedOutput]) -> None:
+    """Raise the rig's refusal of a copy of the program's output (`CappedOutput.refused`).
+
+    Raises:
+        OutputRefused: a copy was refused for anything but a full disk.
+    """
+    for output in outputs:
+        if output.refused is not None:
+            raise OutputRefused(f"the harness's copy of the program's output was refused: "
+                                f"{output.refused.strerror} ({output.refused.filename})",
+                                hint=ROOM_HINT) from output.refused
+
+
+__all__ = ["FOLDER_MAX_BYTES", "FOLDER_MAX_FILES", "HARNESS_ROOM_BYTES", "HARNESS_ROOM_FILES",
+           "OUTPUT_MAX_BYTES", "SETTLE_S", "WATCH_S", "CappedOutput", "DiskShort", "DiskWatch",
+           "OutputRefused",
+           "disk_free", "disk_free_files", "held_unlinked",
+           "no_room", "refused", "unkept", "wipe"]

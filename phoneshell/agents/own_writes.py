@@ -44,24 +44,25 @@ class _Count(walk.Visitor):
         return inside
 
 
-def counted(folder: Path, max_bytes: int, max_files: int) -> tuple[str, int]:
-    """Why what is in `folder` is over the limits ("" when it is not), and the bytes the walk
-    counted (up to a limit it passed). What the walk cannot count (a folder it cannot open or
-    list, a tree that keeps moving under it) is over them: they hold for what it cannot see
-    too."""
+def counted(folder: Path, max_bytes: int, max_files: int) -> tuple[str, int, int]:
+    """Why what is in `folder` is over the limits ("" when it is not), and the bytes and files
+    the walk counted (up to a limit it passed). What the walk cannot count (a folder it cannot
+    open or list, a tree that keeps moving under it) is over them: they hold for what it cannot
+    see too."""
     count = _Count(max_bytes, max_files)
     try:
         troubles = walk.walk(folder, count)
     except _Over as over:
-        return str(over), count.size
+        return str(over), count.size, count.files
     except FileNotFoundError:
-        return "", 0  # no folder: nothing written
+        return "", 0, 0  # no folder: nothing written
     except OSError as exc:
         troubles = [f"{folder}: cannot open it ({exc.strerror or exc})"]
     if troubles:
         return (f"the harness could not count all it wrote into its folder "
-                f"({walk.said(troubles)}), which counts as over its limits"), count.size
-    return "", count.size
+                f"({walk.said(troubles)}), which counts as over its limits"), count.size, \
+            count.files
+    return "", count.size, count.files
 
 
 def held_unlinked(root: int, disk: int) -> int:

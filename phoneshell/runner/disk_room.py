@@ -10,7 +10,7 @@ that took the disk to just above the room left every later attempt of the run sk
 the agent's doing" (the harness's own writes after its turn took the rest), and an honest agent
 writing a little each attempt was failed, at the turn that crossed the floor, for space its
 predecessors held. So before a turn, while the disk has less free than the turn may take (the
-room plus the folder's limit), the run gives back, oldest attempt first, of its own attempts
+room plus the folder's limit, in bytes or in files: red team 132), the run gives back, oldest attempt first, of its own attempts
 and those of every other run in the runs folder that no process is writing (a run folder with
 a `run.json`; an earlier run's kept scratch once left a later run's first agent 0 MiB, and it
 failed): first every earlier agent's scratch folder (`attempts/*/*/agent/`,
@@ -19,8 +19,10 @@ failed): first every earlier agent's scratch folder (`attempts/*/*/agent/`,
 there). Each attempt so treated
 says what was given back and why in its `given-back.txt`. None of these files is sealed
 (`seal.sealed_files`: evidence and verdict only), so a run verifies, reports, regrades and
-resumes as before. Only a disk still short of the room after that is not the agent's doing
-(`no_room`): the run's own records, or something else on the disk, took it.
+resumes as before. What it gives back is counted as the harness's
+(`disk_share.given_back`), never as what came back to a turn's disk. Only a disk still short
+of the room after that is not the agent's doing (`no_room`): the run's own records, or
+something else on the disk, took it.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from phoneshell.agents import bounds, walk
+from phoneshell.agents.disk_share import delete_counted, given_back
 from phoneshell.records.layout import ATTEMPTS, INCOMPLETE, MANIFEST, SCRATCH
 from phoneshell.runner.folder import write_note, writer
 from phoneshell.untrusted import named
@@ -57,6 +60,17 @@ def wanted() -> int:
     return bounds.HARNESS_ROOM_BYTES + bounds.FOLDER_MAX_BYTES
 
 
+def wanted_files() -> int:
+    """The free files (inodes) an agent's turn may make, with the harness's room kept."""
+    return bounds.HARNESS_ROOM_FILES + bounds.FOLDER_MAX_FILES
+
+
+def _short(free: int, files: int | None) -> bool:
+    """Whether the disk has less free than a turn may take, bytes or files (None: it counts
+    no files)."""
+    return free < wanted() or (files is not None and files < wanted_files())
+
+
 def make_room(run_dir: Path, folder: Path, whose: str, player: int) -> str:
     """Before the turn of the attempt in `folder` (`whose`: "TASK attempt N", played by the rig
     `player`), give back what the run keeps of earlier agents while the disk has less free than
@@ -65,8 +79,9 @@ def make_room(run_dir: Path, folder: Path, whose: str, player: int) -> str:
     # yet begun) waits here before its turn, so nothing its agent writes is given back
     with _IN_PLAY_LOCK:
         _IN_PLAY[player] = folder
-        free, given, gave = _give_back(run_dir, folder, whose, set(_IN_PLAY.values()))
-    short = bounds.no_room(folder, free)
+        free, files, given, gave = _give_back(run_dir, folder, whose,
+                                              set(_IN_PLAY.values()))
+    short = bounds.no_room(folder, free, files)
     if short and gave:
         short += (f", after the run gave back {given / (1 << 20):.1f} MiB it kept of earlier "
                   f"agents (their {NOTE})")
@@ -74,25 +89,28 @@ def make_room(run_dir: Path, folder: Path, whose: str, player: int) -> str:
 
 
 def _give_back(run_dir: Path, folder: Path, whose: str,
-               playing: set[Path]) -> tuple[int, int, bool]:
-    """Give back, oldest first, until the disk has `wanted` free: its free space then, the
-    bytes that came back, and whether anything was given back."""
+               playing: set[Path]) -> tuple[int, int | None, int, bool]:
+    """Give back, oldest first, until the disk has `wanted` bytes and `wanted_files` files
+    free (an agent that made the disk's last files, in bytes nothing, left every later turn
+    short: red team 132): its free bytes and files then, the bytes that came back, and
+    whether anything was given back."""
     free = start = bounds.disk_free(folder)
+    files = bounds.disk_free_files(folder)
     given, gave = 0, False
-    if free >= wanted():
-        return free, given, gave
+    if not _short(free, files):
+        return free, files, given, gave
     for scratch, earlier in _earlier(run_dir, playing):
         took, troubles = (_give_back_scratch(earlier) if scratch
                           else _give_back_outputs(earlier))
-        now = bounds.disk_free(folder)
+        now, files = bounds.disk_free(folder), bounds.disk_free_files(folder)
         if took or troubles:
             gave, given = True, given + max(0, now - free)
             turn = whose if earlier.is_relative_to(run_dir) else f"{whose} of run {run_dir.name}"
             _note(earlier, scratch, max(0, now - free), troubles, turn, start)
         free = now
-        if free >= wanted():
+        if not _short(free, files):
             break
-    return free, given, gave
+    return free, files, given, gave
 
 
 def _earlier(run_dir: Path, playing: set[Path]) -> Iterator[tuple[bool, Path]]:
@@ -160,7 +178,7 @@ def _give_back_scratch(attempt: Path) -> tuple[bool, list[str]]:
     scratch = attempt / SCRATCH
     if not _is_folder(scratch) or not _listed(scratch):
         return False, []
-    return True, walk.delete(scratch)
+    return True, delete_counted(scratch, kept=True)
 
 
 def _give_back_outputs(attempt: Path) -> tuple[bool, list[str]]:
@@ -195,6 +213,9 @@ def _keep_end(path: Path) -> bool:
                 f"(see {NOTE}); the last {len(end):,} are kept]\n").encode()
         os.ftruncate(fd, 0)  # freed first: on a short disk the end is written into that room
         os.pwrite(fd, head + end, 0)
+        # the harness's doing, never what came back to a turn's disk as its processes went
+        given_back(seen.st_dev, max(0, seen.st_blocks * 512 - len(head + end)), 0,
+                          kept=True)
         return True
     finally:
         os.close(fd)
@@ -211,9 +232,9 @@ def _note(attempt: Path, scratch: bool, freed: int, troubles: list[str], whose: 
             f"{time.strftime('%Y-%m-%d %H:%M:%S')}: before the agent's turn of {whose}, "
             f"{what}, giving back {freed / (1 << 20):.1f} MiB{left}. The disk holding the run "
             f"had {free / (1 << 20):.1f} MiB free, less than the {wanted() >> 20:,} MiB a turn "
-            f"may take of it with the harness's room; what the run keeps of an earlier agent "
+            f"may take of it with the harness's room (or fewer than {wanted_files():,} files); what the run keeps of an earlier agent "
             "never counts against the rig or a later agent. Nothing graded changed: the "
             "evidence and verdict are sealed, these files never were.\n"))
 
 
-__all__ = ["NOTE", "OUTPUT_TAIL_BYTES", "make_room", "wanted"]
+__all__ = ["NOTE", "OUTPUT_TAIL_BYTES", "make_room", "wanted", "wanted_files"]
