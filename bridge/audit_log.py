@@ -157,6 +157,7 @@ class AuditWriter:
 
     def _failed(self, run: RunFile, exc: OSError) -> None:
         """Count a line of `run`'s that could not be written (`unwritten`)."""
+        exc.filename = exc.filename or str(run.path)  # a write never names its file
         with self._lock:
             count, _ = self._unwritten.get(run.run_id, (0, None))
             self._unwritten[run.run_id] = (count + 1, exc)

@@ -213,6 +213,18 @@ REFUSED = (errno.EACCES, errno.EPERM, errno.EROFS)
 STORAGE = (*DISK_FULL, errno.EFBIG, errno.EIO, errno.EROFS)
 """The errnos of storage that will not take a write, whatever file it was for (a full disk, a
 file-size limit, an I/O error, a read-only mount): a run stops on them (`runner.unwritten`)."""
+MENDS = {errno.EFBIG: "a file-size limit (`ulimit -f`, a CI's RLIMIT_FSIZE) is below what it "
+                      "needed: raise it",
+         errno.EIO: "its storage reported an I/O error: check the disk",
+         errno.EROFS: "its file system is mounted read-only: give a folder that takes writes"}
+"""What stands behind each storage errno but a full disk's, and what mends it."""
+
+
+def mend(error: OSError) -> str:
+    """What stands behind a storage error (`STORAGE`) and what mends it, for a hint."""
+    if error.errno in DISK_FULL:
+        return "its disk is full: free some space"
+    return MENDS.get(error.errno or 0, "mend the storage")
 
 
 class StepError(PhoneshellError):

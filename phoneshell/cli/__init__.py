@@ -19,15 +19,18 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import io
+import os
 import sys
 import traceback
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO, cast
 
 from phoneshell import __version__
-from phoneshell.cli.disk_full import REFUSED, STORAGE, unwritable
+from phoneshell.cli.disk_full import (REFUSED, STORAGE, no_temp_folder, output_refused,
+                                      unwritable)
 from phoneshell.errors import PhoneshellError, TaskFileError
 from phoneshell.runner.stop import stop_signals, stopped_line
 from phoneshell.untrusted import carried, visible
@@ -83,13 +86,33 @@ class VisibleText:
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
         self.line_so_far = ""  # a CI command split over two writes is one all the same
+        self.refused: tuple[OSError, str] | None = None
+        """The error of the first write the stream's file refused, and that file."""
 
     def write(self, text: str) -> int:
-        """Write `text` with every invisible or controlling character escaped."""
+        """Write `text` with every invisible or controlling character escaped. A write the
+        stream's file refuses (a log on a full disk, `>> log` under `ulimit -f`) is kept to be
+        said once the command ends (`output_lost`), and nothing more is written: the command's
+        records are not its output, and a run goes on recording."""
         shown = visible(text, self.line_so_far)
         self.line_so_far = carried(self.line_so_far, shown)
-        self.stream.write(shown)
+        self._guarded(lambda: self.stream.write(shown))
         return len(text)
+
+    def flush(self) -> None:
+        """Flush the stream, as `write` writes."""
+        self._guarded(self.stream.flush)
+
+    def _guarded(self, act: Callable[[], object]) -> None:
+        if self.refused is not None:
+            return
+        try:
+            act()
+        except BrokenPipeError:  # `phoneshell ... | head`: the reader left (`_command`)
+            raise
+        except OSError as exc:
+            self.refused = exc, _sent_to(self.stream)
+            _to_null(self.stream)
 
     def writelines(self, lines: Iterable[str]) -> None:
         """Write each line as `write` does."""
@@ -101,25 +124,59 @@ class VisibleText:
 
 
 @contextmanager
-def terminal_safe() -> Iterator[None]:
-    """Route sys.stdout and sys.stderr through `VisibleText` while the command runs; a
-    character the terminal's encoding lacks is written as its escape too, never an error."""
+def terminal_safe() -> Iterator[tuple[VisibleText, VisibleText]]:
+    """Route sys.stdout and sys.stderr through `VisibleText` while the command runs (yielded);
+    a character the terminal's encoding lacks is written as its escape too, never an error."""
     saved = sys.stdout, sys.stderr
     for stream in saved:
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
             reconfigure(errors="backslashreplace")
-    sys.stdout, sys.stderr = (cast(TextIO, VisibleText(s)) for s in saved)
+    shown = VisibleText(saved[0]), VisibleText(saved[1])
+    sys.stdout, sys.stderr = cast(TextIO, shown[0]), cast(TextIO, shown[1])
     try:
-        yield
+        yield shown
     finally:
         sys.stdout, sys.stderr = saved
 
 
+def _sent_to(stream: TextIO) -> str:
+    """The file `stream` writes to, as the system names it ("" when it cannot say)."""
+    try:
+        return os.readlink(f"/proc/self/fd/{stream.fileno()}")
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        return ""
+
+
+def _to_null(stream: TextIO) -> None:
+    """Point `stream`'s descriptor at the null device: what its buffer still holds would be
+    refused again at exit, and Python would end with its own error and status 120."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, stream.fileno())
+        finally:
+            os.close(null)
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code (the console script exits with it)."""
-    with terminal_safe():
-        return _main(argv)
+    with terminal_safe() as streams:
+        return output_lost(streams, _main(argv))
+
+
+def output_lost(streams: Sequence[VisibleText], code: int) -> int:
+    """`code`, or EXIT_UNUSABLE with the error said (on stderr, when it still takes writes)
+    when the command's own output refused a write: its lines were lost, not its records."""
+    for stream in streams:
+        stream.flush()
+    lost = [(s, s.refused) for s in streams if s.refused is not None]
+    for stream, (exc, target) in lost:
+        name = "stdout" if stream is streams[0] else "stderr"
+        report_error(output_refused(exc, name, target))
+    return code if not lost or code == EXIT_BUG else EXIT_UNUSABLE
 
 
 def _main(argv: Sequence[str] | None) -> int:
@@ -147,6 +204,10 @@ def _command(args: argparse.Namespace) -> int:
     except BrokenPipeError:  # `phoneshell ... | head`: the reader left, nothing to report
         return EXIT_OK
     except OSError as exc:
+        no_temp = no_temp_folder(exc, args)
+        if no_temp is not None:  # a full /tmp, said by `tempfile` as a missing folder
+            report_error(no_temp)
+            return EXIT_UNUSABLE
         if exc.errno in REFUSED and exc.filename:  # the machine's word, not a bug
             report_error(refused(exc, args))
             return EXIT_UNUSABLE

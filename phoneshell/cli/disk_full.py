@@ -8,21 +8,15 @@ the folder it left (only its run.lock) is named to be removed. Never writes anyt
 from __future__ import annotations
 
 import argparse
-import errno
+import ast
 import io
+import sys
 from pathlib import Path, PurePath
 
-from phoneshell.errors import DISK_FULL, REFUSED, STORAGE, PhoneshellError
+from phoneshell.errors import DISK_FULL, REFUSED, STORAGE, PhoneshellError, mend
 
 NAMED_MAX = 3
 """How many left-behind run folders a hint names."""
-
-
-WHY = {errno.EFBIG: "a file-size limit (`ulimit -f`, a CI's RLIMIT_FSIZE) is below what it "
-                     "needed: raise it",
-       errno.EIO: "its storage reported an I/O error: check the disk",
-       errno.EROFS: "its file system is mounted read-only: give a folder that takes writes"}
-"""What stands behind each storage errno but a full disk's, and what mends it."""
 
 
 def unwritable(exc: OSError, args: argparse.Namespace) -> PhoneshellError:
@@ -34,9 +28,47 @@ def unwritable(exc: OSError, args: argparse.Namespace) -> PhoneshellError:
         return disk_full(exc, args)
     where = exc.filename or _runs(args) or "a file"
     return PhoneshellError(f"{where} could not be written: {exc.strerror}",
-                           hint=f"{WHY.get(exc.errno or 0, 'mend the storage')}, then "
+                           hint=f"{mend(exc)}, then "
                                 + (_after_run(args) if _runs(args) is not None
                                    else "run the command again"))
+
+
+def no_temp_folder(exc: OSError, args: argparse.Namespace) -> PhoneshellError | None:
+    """The error for `tempfile` finding no temporary folder that takes a write (None when `exc`
+    is not that): its probe write's own error (a full disk, a file-size limit, a read-only
+    mount, a folder not this user's) is swallowed and said as ENOENT, "No usable temporary
+    directory found in [...]", which names no file and is no missing file at all."""
+    module = sys.modules.get("tempfile")
+    if module is None or not isinstance(exc, FileNotFoundError) or exc.filename is not None:
+        return None
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None or tb.tb_frame.f_code.co_filename != module.__file__:
+        return None
+    try:
+        tried = [str(f) for f in ast.literal_eval(str(exc.strerror).partition(" found in ")[2])]
+    except (SyntaxError, ValueError, TypeError):
+        tried = []
+    runs = _runs(args)
+    return PhoneshellError(
+        f"no temporary folder takes writes ({', '.join(tried) or 'TMPDIR, /tmp, /var/tmp'}): "
+        "each is full, over a file-size limit, read-only or not this user's to write",
+        hint=f"free some space in {tried[0] if tried else '/tmp'} (or raise `ulimit -f`), or "
+             "set TMPDIR to a folder that takes writes, then "
+             + (_after_run(args) if runs is not None else "run the command again"))
+
+
+def output_refused(exc: OSError, stream: str, target: str) -> PhoneshellError:
+    """The error for the command's own output (`stream`: stdout or stderr, sent to `target`)
+    refusing a write: nothing the command recorded was in it, so what it recorded is whole;
+    only lines it printed were lost from there on."""
+    where = f"{stream}, sent to {target}" if target else stream
+    return PhoneshellError(
+        f"the command's output ({where}) could not be written: {exc.strerror or exc}; what "
+        "the command recorded is whole, only the lines it printed from there on were lost",
+        hint=f"{mend(exc)}, or send the output where it can be written; a run's results are "
+             "in its folder (`phoneshell report RUNS/RUN_ID` shows them)")
 
 
 def written(exc: OSError) -> str | None:
@@ -119,4 +151,5 @@ def _left_here(runs: Path) -> list[Path]:
     return [f for f in folders if writer(f) is None and not (f / MANIFEST).exists()]
 
 
-__all__ = ["DISK_FULL", "REFUSED", "STORAGE", "disk_full", "unwritable"]
+__all__ = ["DISK_FULL", "REFUSED", "STORAGE", "disk_full", "no_temp_folder", "output_refused",
+           "unwritable"]

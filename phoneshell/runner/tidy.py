@@ -56,7 +56,7 @@ from phoneshell.checks.effects import starts_at_none, starts_with_some
 from phoneshell.device import ProbeError, run_probe, run_rows
 from phoneshell.device.device_state import read_device_state, set_device_state
 from phoneshell.device.probes import CLOCK
-from phoneshell.errors import DeviceError, StepError
+from phoneshell.errors import STORAGE, DeviceError, StepError, mend
 from phoneshell.runner.counts import Count, count_start
 from phoneshell.runner.leftovers import (
     ALARMS,
@@ -70,7 +70,8 @@ from phoneshell.runner.leftovers import (
 )
 from phoneshell.runner.owner import OwnerWatch, watch_owner
 from phoneshell.runner.owner_tabs import front
-from phoneshell.runner.rig import Rig
+from phoneshell.runner.rig import Rig, RigDown
+from phoneshell.runner.unwritten import said
 from phoneshell.runner.wda_state import reset_found
 from phoneshell.tasks import Step, Task
 from phoneshell.xcui import SAFARI
@@ -300,6 +301,7 @@ def start_phone(rig: Rig, run_id: str, tasks: Iterable[Task]) -> tuple[PhoneTidy
         DeviceError: the rig is down (a count that merely fails is said in the lines).
     """
     tasks = tuple(tasks)
+    unlogged = rig.bridge.writer.unwritten(run_id)[0]
     safari = any(uses_safari(task) for task in tasks)
     wda = reset_found(rig, run_id)
     rig.device_start.update(read_device_state(rig.phone))
@@ -323,9 +325,26 @@ def start_phone(rig: Rig, run_id: str, tasks: Iterable[Task]) -> tuple[PhoneTidy
     # of the run's beyond them: the count to close down to, with no read of its own
     tabs, uncounted = ((len(owner.tabs.start), "") if owner.tabs is not None
                        else count_tabs(rig, run_id))
+    _logged(rig, run_id, unlogged)
     return (PhoneTidy(rig, run_id, tabs, safari, alarms, cities, none_at_start, owner, held),
             [line for line in (wda, upright, there, uncounted, unlisted, no_cities, unwatched,
                                untimed) if line])
+
+
+def _logged(rig: Rig, run_id: str, before: int) -> None:
+    """Raise when the bridge refused a read of the housekeeping because the run's audit log
+    could not be written (`before`: how many lines it could not write when it began): the run
+    folder's fault, said as an attempt's (`unwritten.said`), never the phone's ("could not be
+    counted ... will be left open").
+
+    Raises:
+        RigDown: the run folder refused a line of the audit log.
+    """
+    count, error = rig.bridge.writer.unwritten(run_id)
+    if count > before and error is not None:
+        raise RigDown(said(error), hint=f"{mend(error)} (the run folder cannot be written: no "
+                                        "phone was at fault)" if error.errno in STORAGE
+                      else "give --runs a folder this user can write")
 
 
 def _upright(rig: Rig, run_id: str) -> tuple[str, str]:
