@@ -34,7 +34,9 @@ from phoneshell.records import (
     read_bytes,
     read_record,
     write_record,
+    write_text_atomic,
 )
+from phoneshell.records.layout import AUDIT
 from phoneshell.tree import PageSource
 
 MANIFEST = "evidence.json"
@@ -125,17 +127,16 @@ def save_evidence(evidence: Evidence, folder: Path) -> Path:
     sources = []
     for order, capture in enumerate(evidence.captures):
         name = _source_name(order, capture.role)
-        (folder / name).write_text(capture.xml, encoding="utf-8")
+        write_text_atomic(folder / name, capture.xml)
         sources.append(SourceRef(file=name, role=capture.role, taken_at=capture.taken_at))
     screenshot = None
     if evidence.screenshot_png is not None:
         screenshot = "screenshot.png"
-        (folder / screenshot).write_bytes(evidence.screenshot_png)
+        write_text_atomic(folder / screenshot, evidence.screenshot_png)
     audit = None
     if evidence.audited or evidence.events:
-        audit = "audit.jsonl"
-        (folder / audit).write_text("".join(e.to_json() + "\n" for e in evidence.events),
-                                    encoding="utf-8")
+        audit = AUDIT  # the attempt's slice of the run's log, under the log's own name
+        write_text_atomic(folder / audit, "".join(e.to_json() + "\n" for e in evidence.events))
     manifest = EvidenceManifest(
         task_id=evidence.task_id, captured_at=evidence.captured_at,
         foreground=evidence.foreground, sources=tuple(sources), screenshot=screenshot,

@@ -30,13 +30,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from phoneshell.records import RecordError, RunManifest, read_bytes, read_record
+from phoneshell.records.layout import ATTEMPTS, MANIFEST, RESULTS, VERDICT
 
-RESULTS, MANIFEST, VERDICT = "results.jsonl", "run.json", "verdict.json"
 MAX_BYTES = 1 << 32
 CHANGED = "a file of the run was changed during an unconfined agent's turn"
 """How every finding begins: the words a report shows, and a reader searches for."""
 
 Stat = tuple[int, int, int, int]
+
+
+def changed_hint(run_dir: Path) -> str:
+    """The hint for a file of the run at `run_dir` that is no longer what the harness wrote
+    there (a folder in its place, bytes no record is), so the run cannot write or read it back:
+    only phoneshell writes those files, so it is the folder that changed, never a bug."""
+    return (f"something other than phoneshell changed {run_dir} during the run (an agent run "
+            "with --sandbox none can change any file of it); phoneshell removed nothing of it "
+            f"(every attempt's folder stays in {ATTEMPTS}/, and `phoneshell report {run_dir}` "
+            "says what of the run still holds); run again in a folder only phoneshell writes")
 
 
 def _stat(path: Path) -> Stat | None:

@@ -31,7 +31,8 @@ the files written in it are readable by whoever may read the key (its group and 
 bits), and written by its owner alone: a record holds no secret, and whoever reads the key can
 sign anyway.
 
-Never reads a run folder; never imports the rest of phoneshell beyond records.
+Never reads a run folder; never imports the rest of phoneshell beyond records (and `kept`'s
+words for a run folder changed behind the harness).
 """
 
 from __future__ import annotations
@@ -47,7 +48,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from phoneshell.errors import RunError
+from phoneshell.errors import DISK_FULL, STORAGE, RunError
+from phoneshell.kept import changed_hint
 from phoneshell.records import (
     LatestSeal,
     RecordError,
@@ -56,13 +58,12 @@ from phoneshell.records import (
     read_record,
     write_record,
 )
+from phoneshell.records.layout import MANIFEST
 from phoneshell.seal_key import key_id, key_path, signature
 from phoneshell.untrusted import named, quoted
 
 __all__ = ["Fresh", "Unchecked", "latest_folder", "numbered", "record_seal", "refuse_stale",
            "reseal", "split_unchecked", "stale", "write_sealed"]
-
-MANIFEST = "run.json"
 
 RECORD_BYTES = 1 << 20
 
@@ -320,11 +321,9 @@ def write_sealed(run_dir: Path, signed: RunManifest, before: Seal | None,
             run = named(signed.run_id)
             raise RunError(
                 f"{named(run_dir / MANIFEST)}: cannot write seal {signed.seal.sequence} of run "
-                f"{run} ({exc.strerror or exc}): run.json is left as it was, and so is this "
+                f"{run} ({exc.strerror or exc}): {MANIFEST} is left as it was, and so is this "
                 "machine's record of the run's latest seal",
-                hint=f"free some space, then `phoneshell run --resume {run}` goes on from the "
-                     "run's last seal (what was written after it is set aside and played "
-                     "again)") from exc
+                hint=_unsealed_hint(exc, run_dir, run)) from exc
         written.append(True)
 
     try:
@@ -338,6 +337,16 @@ def write_sealed(run_dir: Path, signed: RunManifest, before: Seal | None,
     if fork and say is not None:
         say(f"WARNING: {fork}")
     return not fork
+
+
+def _unsealed_hint(exc: OSError, run_dir: Path, run: str) -> str:
+    """What goes on from a seal `exc` kept from run.json: storage mended, the resume; anything
+    else (a folder in its place) is the folder changed behind the harness."""
+    if exc.errno not in STORAGE:
+        return changed_hint(run_dir)
+    mend = "free some space" if exc.errno in DISK_FULL else "mend the storage"
+    return (f"{mend}, then `phoneshell run --resume {run}` goes on from the run's last seal "
+            "(what was written after it is set aside and played again)")
 
 
 def reseal(run_dir: Path, manifest: RunManifest, key: bytes,

@@ -60,12 +60,11 @@ from phoneshell.agents.turn import run_turn
 from phoneshell.errors import RunError
 from phoneshell.evidence import Claim
 from phoneshell.records import RecordError, TurnUse
+from phoneshell.records.layout import SCRATCH
 from phoneshell.untrusted import one_line, tidy_lines
 
 SHELL = "/bin/sh"
 STDOUT, STDERR, CLAIM = "agent.stdout", "agent.stderr", "claim.json"
-SCRATCH = "agent"
-"""The program's own folder inside the attempt folder (all of it the program can write)."""
 
 
 _UNCONFINED: list[str] = []
@@ -176,6 +175,7 @@ class CommandAgent:
         result = self._result(folder, turn.code, turn.timed_out, context, said.end())
         if turn.said:
             result = replace(result, error="; ".join(e for e in (result.error, *turn.said) if e))
+        result = replace(result, notes=turn.notes)
         if turn.stopped:  # stopped for it: its failure, whatever it claimed
             claim = Claim(status="failed", summary=f"stopped: {turn.stopped}")
             return replace(result, ran=True, claim=claim, stopped=turn.stopped,

@@ -34,15 +34,16 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from phoneshell.errors import RunError
+from phoneshell.records import TRAJECTORY_FILE
+from phoneshell.records.layout import AUDIT, MANIFEST, RESULTS, VERDICT
 from phoneshell.seal_key import key_path
 from phoneshell.seal_latest import RECORD_BYTES, latest_folder
 
 __all__ = ["MARKERS", "SCAN_ENTRIES", "harness_secrets", "marked_in", "refuse_shared",
            "sealed_folders"]
 
-MARKERS = frozenset({"run.json", "results.jsonl", "verdict.json", "audit.jsonl",
-                     "trajectory.jsonl", "judgeset.json", "labels.jsonl", "judge.json",
-                     "score.json"})
+MARKERS = frozenset({MANIFEST, RESULTS, VERDICT, AUDIT, TRAJECTORY_FILE,
+                     "judgeset.json", "labels.jsonl", "judge.json", "score.json"})
 """Files only the harness writes, in the folders a scored program must never see."""
 KEY_NAME = "run-signing.key"
 SCAN_ENTRIES = 500_000

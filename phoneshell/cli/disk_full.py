@@ -114,7 +114,7 @@ def _after_run(args: argparse.Namespace) -> str:
     """What goes on from a run the disk stopped, as its folder says."""
     # imported here: every command reads this module's errnos, only a run stopped by a full
     # disk needs the run folder's (the runner's imports take most of a command's start)
-    from phoneshell.runner.folder import MANIFEST
+    from phoneshell.records.layout import MANIFEST
     from phoneshell.runner.lines import resume_command
 
     runs: Path = args.runs
@@ -140,7 +140,8 @@ def _left_here(runs: Path) -> list[Path]:
     and no run.json that no process is writing (a run.lock the full disk left empty gives its
     lock back, `DeviceLock.acquire`, and so does this process's own run before its error is
     said), none of which a resume could go on from."""
-    from phoneshell.runner.folder import LOCK, MANIFEST, writer
+    from phoneshell.records.layout import LOCK, MANIFEST
+    from phoneshell.runner.folder import writer
 
     try:
         folders = sorted((f for f in runs.iterdir() if (f / LOCK).is_file()),

@@ -36,14 +36,13 @@ from phoneshell.records import (
     read_bytes,
     read_record,
 )
-from phoneshell.runner.folder import INCOMPLETE
+from phoneshell.records.layout import INCOMPLETE, MANIFEST, RESULTS, VERDICT
 from phoneshell.seal import sealed_log, verify_evidence
 from phoneshell.seal_refusal import require_verified
 from phoneshell.tasks import Task
 
 __all__ = ["Recorded", "read_recorded", "run_grade"]
 
-RESULTS, MANIFEST, VERDICT = "results.jsonl", "run.json", "verdict.json"
 
 
 @dataclass(frozen=True)

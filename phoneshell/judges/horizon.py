@@ -20,13 +20,12 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
 from phoneshell.judges.words import claim_words
 from phoneshell.presses import press_count
-from phoneshell.records import ItemStep, JudgeItem, LabelRow, read_record
+from phoneshell.records import ItemStep, JudgeItem, LabelRow, read_record, write_text_atomic
 from phoneshell.untrusted import visible
 
 STANDARD_VERSION = "1.1"
@@ -123,11 +122,10 @@ def write_horizon(folder: Path, items_dir: Path, labels: Sequence[LabelRow]) -> 
         # a step's screenshot is the screen before it: the latest frame at or before it
         for frame in item.frames:
             name = f"data/media/images/{item.id}/step_{frame.after_step + 1}.png"
-            shutil.copyfile(source / frame.file, folder / name)
+            write_text_atomic(folder / name, (source / frame.file).read_bytes())
             images[frame.after_step] = name
-        (folder / "data/jsons" / f"{item.id}.json").write_text(
-            json.dumps(trajectory(item, images), indent=2) + "\n", encoding="utf-8")
-        (folder / "data/markdowns" / f"{item.id}.md").write_text(markdown(item, images),
-                                                                 encoding="utf-8")
-    (folder / "manifest.jsonl").write_text(
-        "".join(json.dumps(manifest_row(row)) + "\n" for row in labels), encoding="utf-8")
+        write_text_atomic(folder / "data/jsons" / f"{item.id}.json",
+                          json.dumps(trajectory(item, images), indent=2) + "\n")
+        write_text_atomic(folder / "data/markdowns" / f"{item.id}.md", markdown(item, images))
+    write_text_atomic(folder / "manifest.jsonl",
+                      "".join(json.dumps(manifest_row(row)) + "\n" for row in labels))

@@ -16,7 +16,15 @@ from pathlib import Path
 from phoneshell.judges.judgeset import JudgeSet
 from phoneshell.judges.score import said, type_name, unconfined_line
 from phoneshell.judges.words import claim_words
-from phoneshell.records import Group, JudgeAnswer, JudgeItem, JudgeScore, LabelRow, Rate
+from phoneshell.records import (
+    Group,
+    JudgeAnswer,
+    JudgeItem,
+    JudgeScore,
+    LabelRow,
+    Rate,
+    write_text_atomic,
+)
 from phoneshell.report.escape import h
 from phoneshell.report.html_page import CSS
 from phoneshell.report.text import interval, pct
@@ -154,4 +162,4 @@ def write_judge_html(page: Path, judgeset: JudgeSet, labels: Mapping[str, LabelR
                      answers: Mapping[str, JudgeAnswer], result: JudgeScore) -> None:
     """Write the judge report to `page`."""
     page.parent.mkdir(parents=True, exist_ok=True)
-    page.write_text(render(judgeset, labels, answers, result, page.resolve()), encoding="utf-8")
+    write_text_atomic(page, render(judgeset, labels, answers, result, page.resolve()))

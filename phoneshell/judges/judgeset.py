@@ -55,6 +55,7 @@ from phoneshell.records import (
     read_lines,
     read_record,
     write_record,
+    write_text_atomic,
 )
 from phoneshell.runner.run import Progress
 from phoneshell.seal import sealed_log
@@ -254,7 +255,7 @@ def _write(out: Path, one: Built) -> None:
     (folder / "frames").mkdir(parents=True)
     write_record(folder / ITEM, one.item)
     for frame, png in zip(one.item.frames, one.pngs, strict=True):
-        (folder / frame.file).write_bytes(png)
+        write_text_atomic(folder / frame.file, png)
 
 
 def build_judgeset(out: Path, sources: Sources, frame_px: int = DEFAULT_LONG_EDGE,
@@ -300,7 +301,7 @@ def build_judgeset(out: Path, sources: Sources, frame_px: int = DEFAULT_LONG_EDG
         labels.append(one.label)
         taken_from[draft.source] += 1
     labels.sort(key=lambda row: row.id)
-    (out / LABELS).write_text("".join(row.to_json() + "\n" for row in labels), encoding="utf-8")
+    write_text_atomic(out / LABELS, "".join(row.to_json() + "\n" for row in labels))
     attempts = scored_rows(found.attempts, made)
     write_attempts(out, attempts)
     write_horizon(out / HORIZON, out / ITEMS, labels)

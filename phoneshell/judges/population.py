@@ -13,7 +13,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from phoneshell.judges.sources import JudgeError, RunAttempt
-from phoneshell.records import JudgeSetManifest, RecordError, ScoredAttempt, SetSource, read_lines
+from phoneshell.records import (
+    JudgeSetManifest,
+    RecordError,
+    ScoredAttempt,
+    SetSource,
+    read_lines,
+    write_text_atomic,
+)
 
 ATTEMPTS = "attempts.jsonl"
 REBUILD = "rebuild it with `phoneshell judgeset`"
@@ -49,7 +56,7 @@ def scored_rows(attempts: Sequence[RunAttempt], made: Mapping[int, Made]) -> lis
 
 def write_attempts(folder: Path, rows: Sequence[ScoredAttempt]) -> None:
     """Write attempts.jsonl in the judgeset `folder`."""
-    (folder / ATTEMPTS).write_text("".join(r.to_json() + "\n" for r in rows), encoding="utf-8")
+    write_text_atomic(folder / ATTEMPTS, "".join(r.to_json() + "\n" for r in rows))
 
 
 def read_population(folder: Path, manifest: JudgeSetManifest) -> Population | None:

@@ -243,18 +243,19 @@ NO_FOLLOW = os.O_NOFOLLOW | os.O_CLOEXEC
 planted links in: no write follows a link (the harness, often root, would write through it)."""
 
 
-def write_text_atomic(path: Path, text: str) -> None:
-    """Replace `path` with `text` through a new temporary file beside it and a rename (a link
-    at the temporary name is refused, never written through; the rename replaces a link at
-    `path` itself, never its target)."""
+def write_text_atomic(path: Path, text: str | bytes) -> None:
+    """Replace `path` with `text` (bytes as they are, a str as UTF-8) through a new temporary
+    file beside it and a rename, so a refused write (a full disk, `ulimit -f`) leaves the old
+    file or none, never part of the new one (a link at the temporary name is refused, never
+    written through; the rename replaces a link at `path` itself, never its target)."""
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     if temporary.is_symlink() or (temporary.exists() and not temporary.is_file()):
         raise FileExistsError(f"{temporary}: a link or not a file; refusing to write through it")
     temporary.unlink(missing_ok=True)  # a leftover of a writer that died with our pid
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NO_FOLLOW, 0o644)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
+        with os.fdopen(fd, "wb") as out:
+            out.write(text.encode("utf-8") if isinstance(text, str) else text)
         os.replace(temporary, path)
     except BaseException:  # a full disk, say: the old file stays whole, no half-written copy
         temporary.unlink(missing_ok=True)

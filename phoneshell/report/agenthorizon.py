@@ -26,6 +26,7 @@ from phoneshell.records import (
     SwapResult,
     read_bytes,
     read_lines,
+    write_text_atomic,
 )
 from phoneshell.report.runs import ReportError
 
@@ -127,14 +128,14 @@ def export(swap: SwapResults, source: Path, folder: Path) -> Path:
             + {True: "accepted", False: "rejected", None: "not scored"}[accepted]
             + (f" ({pair.skip_reason})" if pair.skip_reason else "")),
             "status": "ok" if accepted is not None else "not_scored"}
-        (results / f"{tid}.json").write_text(json.dumps(verdict) + "\n", encoding="utf-8")
+        write_text_atomic(results / f"{tid}.json", json.dumps(verdict) + "\n")
     text = "".join(line + "\n" for line in lines)
-    (folder / MANIFEST).write_text(text, encoding="utf-8")
+    write_text_atomic(folder / MANIFEST, text)
     record = {"version": EXPORT_VERSION, "source": str(source), "source_sha256": swap.sha256,
               "manifest_sha256": hashlib.sha256(text.encode()).hexdigest(),
               "items": len(lines), "positives": sum(p.compatible for p in swap.pairs),
               "negatives": sum(not p.compatible for p in swap.pairs)}
-    (folder / EXPORT).write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    write_text_atomic(folder / EXPORT, json.dumps(record, indent=2) + "\n")
     return folder / MANIFEST
 
 

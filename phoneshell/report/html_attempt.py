@@ -20,6 +20,7 @@ from pathlib import Path
 from phoneshell.audit import Action
 from phoneshell.errors import EvidenceError
 from phoneshell.evidence import load_evidence
+from phoneshell.records import write_text_atomic
 from phoneshell.report.escape import h
 from phoneshell.report.runs import TIMELINE_LINES, Attempt, RunRecord
 from phoneshell.report.tally import claim_disagreement
@@ -38,7 +39,7 @@ class ScreenshotFolder:
     def save(self, name: str, png: bytes) -> str:
         """Write one screenshot; return its `src`, relative to the page."""
         self.path.mkdir(parents=True, exist_ok=True)
-        (self.path / name).write_bytes(png)
+        write_text_atomic(self.path / name, png)
         return f"{self.path.name}/{name}"
 
 
@@ -179,6 +180,7 @@ def attempt_html(run: RunRecord, run_index: int, attempt: Attempt,
                      f'{"time" if row.timed_out else "turns"}: this attempt cannot pass</p>')
     if row.error:
         extra.append(f'<p class="error">agent error: {h(row.error)}</p>')
+    extra += [f'<p class="noted">harness note: {h(note)}</p>' for note in row.notes]
     if not row.teardown.ok:
         extra.append(f'<p class="bad">teardown failed: {h(row.teardown.error)}</p>')
     if row.teardown.switched:

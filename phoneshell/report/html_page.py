@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from phoneshell import __version__
+from phoneshell.records import write_text_atomic
 from phoneshell.report.escape import h
 from phoneshell.report.html_attempt import ScreenshotFolder, anchor, attempt_html
 from phoneshell.report.runs import RunRecord
@@ -191,6 +192,7 @@ def screenshots_folder(page: Path) -> Path:
 
 
 def write_html(report: Report, runs: Sequence[RunRecord], path: Path) -> None:
-    """Write the HTML report, and its screenshots into the folder beside it."""
-    path.write_text(render_html(report, runs, ScreenshotFolder(screenshots_folder(path))),
-                    encoding="utf-8")
+    """Write the HTML report, and its screenshots into the folder beside it, each whole: a
+    write refused half-way (a full disk, `ulimit -f`) leaves the page as it was, or none."""
+    write_text_atomic(path, render_html(report, runs,
+                                        ScreenshotFolder(screenshots_folder(path))))

@@ -30,6 +30,7 @@ from phoneshell.records import (
     RunManifest,
     read_record,
 )
+from phoneshell.records.layout import AUDIT, INCOMPLETE, MANIFEST, RESULTS
 from phoneshell.runner.folder import read_results, writer
 from phoneshell.runner.resume import PROGRAM
 from phoneshell.seal import split_unchecked, verify_run
@@ -38,9 +39,6 @@ from phoneshell.tasks import Task, check_tasks, load_tasks
 from phoneshell.tasks.tags import distinct_tags
 from phoneshell.untrusted import named, one_line, quoted
 
-MANIFEST = "run.json"
-RESULTS = "results.jsonl"
-AUDIT = "audit.jsonl"
 
 TIMELINE_LINES = 2000
 """The most lines of the audit log a report keeps of one attempt (for its timeline): an agent's
@@ -257,7 +255,7 @@ def load_run(run_dir: Path, tasks: Sequence[Task] | None = None,
     if manifest.set_aside:
         warnings.append(f"{run}: resumed after setting aside what was written after "
                         f"its last seal ({'; '.join(map(one_line, manifest.set_aside))}): see "
-                        f"{run_dir / 'incomplete'}")
+                        f"{run_dir / INCOMPLETE}")
     foreign = next((r for r in rows if r.run_id != manifest.run_id), None)
     if foreign is not None:
         raise ReportError(f"{run_dir / RESULTS} holds a row of run {quoted(foreign.run_id)} "

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from phoneshell.errors import RunError
 from phoneshell.runner.run import Progress, RunOptions, run_suite
+from phoneshell.runner.unwritten import REASON
 from phoneshell.tasks import Task, load_tasks
 
 AGENTS = ("null", "open-app")
@@ -41,9 +42,11 @@ def run_baselines(paths: tuple[str, ...], device: str | None, runs_dir: Path,
         skipped = [row for row in summary.rows if row.skipped]
         if summary.stopped or skipped:
             why = summary.stopped or f"{skipped[0].task_id}: {skipped[0].skip_reason}"
+            mend = ("mend what would not take the run folder's write (the error gives the "
+                    "system's word), then run it again" if REASON in why
+                    else "`phoneshell doctor` checks the phone")
             raise RunError(f"the {agent} baseline did not run every task ({len(skipped)} "
-                           f"skipped): {why}", hint="a baseline needs every task scored; "
-                                                    "`phoneshell doctor` checks the phone")
+                           f"skipped): {why}", hint=f"a baseline needs every task scored; {mend}")
         for row in summary.rows:
             if row.passed:
                 passing.setdefault(row.task_id, {})[agent] = [r.label for r in row.checks

@@ -14,6 +14,7 @@ from phoneshell.agents import AgentResult
 from phoneshell.evidence import Evidence
 from phoneshell.grade import Verdict
 from phoneshell.records import Outcome, ResultRow, Teardown, write_record
+from phoneshell.records.layout import VERDICT
 from phoneshell.runner import stop
 from phoneshell.runner.around import AroundWatch
 from phoneshell.runner.counts import Counts, after_teardown
@@ -104,7 +105,7 @@ def row_of(plan: AttemptPlan, agent: str, p: Played) -> ResultRow:
     verdict = None
     if not p.skip_reason and p.verdict is not None:
         verdict = beyond_grade(p.graded, overrule(p.verdict, p.result, p.over))
-        write_record(plan.folder / "verdict.json", verdict)  # written once the outcome is known
+        write_record(plan.folder / VERDICT, verdict)  # written once the outcome is known
     passed = verdict is not None and verdict.passed
     outcome: Outcome = "skipped" if verdict is None else "passed" if passed else "failed"
     result = p.result
@@ -138,7 +139,7 @@ def fell(plan: AttemptPlan, rig: Rig, agent: str, p: Played, exc: Exception) -> 
         return _fallen_row(plan, agent, p, None, f"{said}; see traceback.txt", error_type)
     verdict = beyond_grade(p.graded, harness_failed(plan.task.id, p.verdict, said))
     try:  # what raised may have been this very write (a folder where the file goes)
-        write_record(plan.folder / "verdict.json", verdict)
+        write_record(plan.folder / VERDICT, verdict)
     except Exception as unwritten:  # noqa: BLE001 - said in the row, which is what must exist
         said = f"; its verdict.json could not be written ({type(unwritten).__name__})"
         return _fallen_row(plan, agent, p, verdict, "", error_type, said)

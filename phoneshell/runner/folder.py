@@ -32,15 +32,10 @@ from phoneshell.records import (
     read_record,
     write_record,
 )
+from phoneshell.records.layout import LOCK, MANIFEST, RESULTS
 from phoneshell.seal import sealed_log
 from phoneshell.tasks import Task
 from phoneshell.untrusted import named, quoted
-
-MANIFEST = "run.json"
-RESULTS = "results.jsonl"
-LOCK = "run.lock"
-"""Who holds the run folder's writer lock (`writing`: the lock is a flock on the folder
-itself); no seal covers it, nothing reads it but a lock."""
 
 
 def new_run_id() -> str:
@@ -402,7 +397,3 @@ def _tries(rows: list[ResultRow]) -> dict[tuple[str, int], int]:
         key = (row.task_id, row.attempt)
         tried[key] = tried.get(key, 0) + 1
     return tried
-
-
-INCOMPLETE = "incomplete"
-"""Where a resume moves what the run wrote after its last seal (`runner.aside`)."""

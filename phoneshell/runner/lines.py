@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from phoneshell.errors import shown_url
 from phoneshell.percent import bound, percent
 from phoneshell.records import ResultRow, plain
-from phoneshell.runner.folder import RESULTS
+from phoneshell.records.layout import RESULTS
 from phoneshell.untrusted import tidy_lines
 
 if TYPE_CHECKING:  # the run's summary is made by run.py, which prints with these

@@ -31,6 +31,7 @@ from phoneshell.device.phone import SPRINGBOARD
 from phoneshell.errors import DeviceLocked, RunError, shown_url
 from phoneshell.patience import PHONE_PATIENCE_S
 from phoneshell.records import AuditEvent, DeviceKind
+from phoneshell.records.layout import AUDIT
 from phoneshell.tasks import Task
 
 REAL_SETTLE_S = 2.0
@@ -135,7 +136,7 @@ class Rig:
     def audit_mark(self, run_dir: Path) -> int:
         """Where the run's audit log ends now: this try's events all come after it (a retried
         attempt reuses its task and attempt number, but never its place in the log)."""
-        return audit_size(run_dir / "audit.jsonl")
+        return audit_size(run_dir / AUDIT)
 
     def audit_slice(self, run_id: str, task_id: str, attempt: int, mark: int,
                     outcomes: bool = True) -> tuple[tuple[AuditEvent, ...], tuple[str, ...]]:

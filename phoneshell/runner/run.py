@@ -29,8 +29,9 @@ from phoneshell.agents.command import CommandAgent, refuse_unstartable
 from phoneshell.agents.sandbox import Sandbox
 from phoneshell.agents.sandbox_choice import choose
 from phoneshell.errors import RunError
+from phoneshell.kept import changed_hint
 from phoneshell.phones.open import DeviceHandle, open_phones
-from phoneshell.records import TRAJECTORY_FILE, RunManifest, SandboxKind
+from phoneshell.records import TRAJECTORY_FILE, RecordError, RunManifest, SandboxKind
 from phoneshell.runner import stop
 from phoneshell.runner.aside import set_aside
 from phoneshell.runner.folder import (
@@ -189,12 +190,26 @@ def _run(options: RunOptions, recorded: RunManifest | None, held: ExitStack,
                    options.agent_log_bytes)
         _go(run, devices, resume_command(options.runs_dir, folder.run_id, options.device,
                                          options.sandbox))
-    from phoneshell.report.runs import record_of  # here: see TYPE_CHECKING above
+    # imported here: the report's modules are needed only once the run has ended
+    from phoneshell.report.runs import record_of
     from phoneshell.report.tally import agent_numbers
 
-    summary.record = record_of(folder.run_dir)
+    try:
+        summary.record = record_of(folder.run_dir)
+    except RecordError as exc:  # only the harness writes those files: not its code's fault
+        raise unreadable(summary, exc) from exc
     summary.numbers = agent_numbers(summary.record)
     return summary
+
+
+def unreadable(summary: RunSummary, exc: RecordError) -> RunError:
+    """The error for a run folder whose run.json or results.jsonl the run cannot read back at
+    its end (`exc` says which file and what is wrong: a folder in a file's place): something
+    but the harness changed it (`kept.changed_hint`)."""
+    stopped = f" (it had stopped early: {summary.stopped})" if summary.stopped else ""
+    return RunError(
+        f"run {summary.run_id} ended, but its folder cannot be read back: {exc}{stopped}",
+        hint=changed_hint(summary.run_dir))
 
 
 def _go(run: Workers, devices: Sequence[DeviceHandle], again: str) -> None:

@@ -25,11 +25,12 @@ from phoneshell.errors import DeviceError, shown_url
 from phoneshell.phones import usbmux
 from phoneshell.phones.open import DeviceHandle
 from phoneshell.records import ResultRow
+from phoneshell.records.layout import RESULTS
 from phoneshell.runner import stop, tidy
 from phoneshell.runner.around import around_line
 from phoneshell.runner.attempt import run_attempt
 from phoneshell.runner.cut import cut_short, tidy_up
-from phoneshell.runner.folder import RESULTS, RunFolder, append_result, write_note
+from phoneshell.runner.folder import RunFolder, append_result, write_note
 from phoneshell.runner.lines import progress_line
 from phoneshell.runner.plan import AttemptPlan
 from phoneshell.runner.rig import Rig, RigDown, open_rig

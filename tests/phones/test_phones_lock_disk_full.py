@@ -13,7 +13,8 @@ import pytest
 from small_disk import ballast, small_disk
 
 from phoneshell.phones.lock import DeviceLock
-from phoneshell.runner.folder import LOCK, writer, writing
+from phoneshell.records.layout import LOCK
+from phoneshell.runner.folder import writer, writing
 
 
 @pytest.fixture

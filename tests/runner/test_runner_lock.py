@@ -17,7 +17,8 @@ import pytest
 from cli_process import run_cli
 
 from phoneshell.errors import RunError
-from phoneshell.runner.folder import LOCK, writing
+from phoneshell.records.layout import LOCK
+from phoneshell.runner.folder import writing
 
 ROOT = Path(__file__).resolve().parents[2]
 
