@@ -32,6 +32,7 @@ UNGUARDED_SKIPS: dict[str, tuple[int, str]] = {
     "tests/agents/test_agents_disk_unseen.py": (1, LINUX),
     "tests/agents/test_agents_walks.py": (2, "the agent gets its folder only from a root "
                                              "harness; as a user it is the user's own"),
+    "tests/agents/test_agents_given_back_notes.py": (1, ROOT_ONLY),
     "tests/agents/test_agents_bounds.py": (1, PIDS),
     "tests/agents/test_agents_strays.py": (4, f"{LINUX}; {PIDS}; the comet is C, built here "
                                               "by the machine's compiler"),

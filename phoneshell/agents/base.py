@@ -65,6 +65,9 @@ class AgentResult:
     """Why the agent stopped early or never ran."""
     error_type: str = ""
     """The type of the exception its turn ended in, if any (the runner keeps it as data)."""
+    notes: tuple[str, ...] = ()
+    """What the harness did after its turn that is no error of its own and changes no grade
+    (its folder given back: `Turn.notes`); kept in its row's `notes`."""
     stopped: str = ""
     """Why the harness stopped its program for a limit of its turn (the disk, its folder's size
     or files, output it could not keep, files it could not take back): a failure whatever its

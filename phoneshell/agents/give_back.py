@@ -11,15 +11,21 @@ the owner, not the bits. So after every turn the one walk (`walk.walk`) goes ove
 * gives the harness's user back its read, write and search bits on every folder and file it
   owns (a folder `u+rwx`, a file `u+rw`; execute bits stay the sweep's, `kept_data`);
 * removes FIFOs, sockets and device nodes: a reader opening one blocks, or reaches a device;
-* removes every link that could lead out of the folder: one to an absolute path, or whose
-  path climbs with `..` (`d -> .` makes `d/..` the folder above, whatever the words say). The
-  links left are relative and never climb, so each resolves below the folder it is in.
+* removes every link that leads out of the folder: followed from the folder it is in, link by
+  link as a reader's open would (`_leads_out`), it reaches a place outside, or one it cannot
+  tell: an absolute path, a `..` above the folder (through `d -> .`, `d/..` is the folder
+  above, whatever the words say), another file system. A venv's `bin/python -> /usr/...` goes;
+  `node_modules/.bin/x -> ../pkg/cli.js` stays: it resolves below the folder.
 
-Each entry is pinned by a descriptor that follows no link (O_PATH) and changed through it.
-What was locked or removed is said in the attempt's row: the agent's doing, graded as it
-stands. A file left only read-only (a git clone's objects) was never locked: it gets its write
-bit without a word. What cannot be given back or removed is deleted, and fails the attempt, as
-the take-back does.
+Each entry is pinned by a descriptor that follows no link (O_PATH) and changed through it. An
+entry on another file system (a mount an unconfined root agent made) is never changed nor
+entered (`walk`): the give-back never acts outside the folder.
+
+What the harness did is a note (`TakenBack.given`, the row's `notes`), never the agent's error:
+an honest agent's venv or node_modules gets links removed too (red team 133). Every name and
+target in it is the agent's, shown quoted when not plain (`walk.shown`). A file left only
+read-only (a git clone's objects) was never locked: it gets its write bit without a word. What
+cannot be given back or removed is deleted, and fails the attempt, as the take-back does.
 """
 
 from __future__ import annotations
@@ -54,8 +60,8 @@ class TakenBack:
     """What could not be taken or given back, each deleted: the attempt fails with it ("" when
     all was)."""
     given: str
-    """What the agent had locked or left that no reader may meet, given back or removed: said
-    in its row, its own doing ("" when it had left nothing such)."""
+    """What the agent had locked or left that no reader may meet, given back, removed or left
+    alone (a mount): a note in its row, never its error ("" when it had left nothing such)."""
 
 
 def give_back(scratch: Path) -> TakenBack:
@@ -68,6 +74,9 @@ def give_back(scratch: Path) -> TakenBack:
         return TakenBack(f"its folder could not be given back ({scratch.parent}: cannot open "
                          f"it ({exc.strerror or exc}))", "")
     try:
+        if walk.elsewhere(parent, scratch.name):  # a mount over it: nothing of it is its own
+            return TakenBack(f"its folder could not be given back ({scratch}: another file "
+                             f"system is mounted there, never entered)", "")
         # the folder itself, as an entry of the folder above: a link or a FIFO put in its
         # place by an unconfined agent is removed, never followed
         into = visitor.give(parent, scratch.name, scratch.name)
@@ -89,6 +98,8 @@ class _GiveBack(walk.Visitor):
     def __init__(self, uid: int) -> None:
         super().__init__()
         self.uid = uid
+        self.top: tuple[int, int] | None = None
+        """The folder's own device and inode, once it is known: where a link may lead."""
         self.opened: list[str] = []
         self.removed: list[str] = []
         self.links: list[str] = []
@@ -112,7 +123,10 @@ class _GiveBack(walk.Visitor):
     def give(self, folder: int, name: str, place: str) -> bool:
         """Give back one entry of the open `folder`; whether to walk into it (a folder)."""
         try:
-            kind, target = _give(folder, name, self.uid)
+            if self.top is None:  # the folder itself: its links are looked at from it on
+                st = os.stat(name, dir_fd=folder, follow_symlinks=False)
+                self.top = (st.st_dev, st.st_ino) if stat.S_ISDIR(st.st_mode) else None
+            kind, target = _give(folder, name, self.uid, self.top)
             if kind in ("special", "out"):
                 os.unlink(name, dir_fd=folder)
         except FileNotFoundError:
@@ -125,7 +139,7 @@ class _GiveBack(walk.Visitor):
         elif kind == "special":
             self.removed.append(place)
         elif kind == "out":
-            self.links.append(f"{place} -> {walk.shorten(target)}")
+            self.links.append(f"{place} -> {walk.shown(target)}")
         return kind.endswith("folder")
 
     def _delete(self, folder: int, name: str, place: str, why: str) -> None:
@@ -134,22 +148,26 @@ class _GiveBack(walk.Visitor):
             "deleted" if not left else f"not all deleted: {walk.said(left)}"))
 
     def said(self) -> str:
-        """The row's words for what was given back ("" when nothing was locked or removed)."""
+        """The row's note on what was given back ("" when nothing was locked, removed or
+        mounted)."""
         parts = [f"{what} ({_named(places)})" for what, places in (
             ("opened what it had locked to the harness", self.opened),
             ("removed FIFOs, sockets or device nodes", self.removed),
-            ("removed links that could lead out of its folder", self.links)) if places]
+            ("removed links leading out of its folder", self.links),
+            ("left alone what another file system mounted in it holds, never entered",
+             self.mounts)) if places]
         if not parts:
             return ""
         return "its folder was given back to the harness after its turn: " + "; ".join(parts)
 
 
 def _named(places: list[str]) -> str:
+    """The first `NAMED` places (each already `walk.shown`), and how many more."""
     more = f" and {len(places) - NAMED:,} more" if len(places) > NAMED else ""
     return ", ".join(places[:NAMED]) + more
 
 
-def _give(folder: int, name: str, uid: int) -> tuple[Kind, str]:
+def _give(folder: int, name: str, uid: int, top: tuple[int, int] | None) -> tuple[Kind, str]:
     """Give back one entry (by name in an open folder), pinned where Linux can (O_PATH: a FIFO
     opened so never blocks), by a chmod that follows no link elsewhere (macOS): its kind, and
     a link's target.
@@ -159,20 +177,21 @@ def _give(folder: int, name: str, uid: int) -> tuple[Kind, str]:
     """
     if not hasattr(os, "O_PATH"):
         return _change(os.stat(name, dir_fd=folder, follow_symlinks=False), name, folder, uid,
-                       lambda bits: os.chmod(name, bits, dir_fd=folder, follow_symlinks=False))
+                       lambda bits: os.chmod(name, bits, dir_fd=folder, follow_symlinks=False),
+                       top)
     pinned = os.open(name, os.O_PATH | os.O_NOFOLLOW, dir_fd=folder)
     try:
         return _change(os.fstat(pinned), name, folder, uid,
-                       lambda bits: os.chmod(f"/proc/self/fd/{pinned}", bits))
+                       lambda bits: os.chmod(f"/proc/self/fd/{pinned}", bits), top)
     finally:
         os.close(pinned)
 
 
 def _change(st: os.stat_result, name: str, folder: int, uid: int,
-            chmod: Callable[[int], None]) -> tuple[Kind, str]:
+            chmod: Callable[[int], None], top: tuple[int, int] | None) -> tuple[Kind, str]:
     if stat.S_ISLNK(st.st_mode):
         target = os.readlink(name, dir_fd=folder)
-        return ("out" if _may_lead_out(target) else "left"), target
+        return ("out" if top is None or _leads_out(folder, target, top) else "left"), target
     if not (stat.S_ISDIR(st.st_mode) or stat.S_ISREG(st.st_mode)):
         return "special", ""
     if st.st_uid != uid:
@@ -188,9 +207,59 @@ def _change(st: os.stat_result, name: str, folder: int, uid: int,
     return ("locked file" if locked else "file"), ""
 
 
-def _may_lead_out(target: str) -> bool:
-    """Whether a link's path could resolve outside the folder it is in: absolute, or climbing
-    with `..` anywhere (through a link to `.`, `d/..` is the folder above)."""
-    return os.path.isabs(target) or ".." in Path(target).parts
+LINKS_FOLLOWED = 40
+"""How many links one link's path may go through before it is taken to lead out (Linux's own
+limit for a path)."""
+
+
+def _leads_out(folder: int, target: str, top: tuple[int, int]) -> bool:
+    """Whether a link in the open `folder` with path `target`, followed as a reader's open
+    would (each link on the way read and followed too), leads out of the tree whose top is
+    `top` (its device and inode), or where nobody can tell: an absolute path, `..` from the
+    top, another file system, a folder it cannot open, too many links. A path that stops at
+    something absent, or goes on below a file, leads nowhere: it stays.
+
+    Not by its words: `node_modules/.bin/x -> ../pkg/cli.js` climbs and stays below; with
+    `a/z -> ..`, `a/w -> z/../..` reads as `a`'s sibling, yet leads above the top."""
+    parts = target.split("/")
+    if target.startswith("/"):
+        return True
+    at = os.dup(folder)
+    followed = 0
+    try:
+        while parts:
+            part = parts.pop(0)
+            if part in ("", "."):
+                continue
+            st = os.fstat(at)
+            if part == "..":
+                if (st.st_dev, st.st_ino) == top:
+                    return True
+                step = os.open("..", walk.FOLDER, dir_fd=at)
+            else:
+                try:
+                    entry = os.stat(part, dir_fd=at, follow_symlinks=False)
+                except (FileNotFoundError, NotADirectoryError):
+                    return False
+                if entry.st_dev != st.st_dev:
+                    return True
+                if stat.S_ISLNK(entry.st_mode):
+                    followed += 1
+                    inner = os.readlink(part, dir_fd=at)
+                    if followed > LINKS_FOLLOWED or inner.startswith("/"):
+                        return True
+                    parts[:0] = inner.split("/")
+                    continue
+                if not stat.S_ISDIR(entry.st_mode):
+                    return False  # a file (what follows it cannot be opened)
+                step = os.open(part, walk.FOLDER, dir_fd=at)
+            os.close(at)
+            at = step
+        return False
+    except OSError:
+        return True  # a folder it cannot open or look at: nobody can tell where it leads
+    finally:
+        os.close(at)
+
 
 __all__ = ["FILE_BITS", "FOLDER_BITS", "TakenBack", "give_back"]

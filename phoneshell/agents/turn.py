@@ -12,7 +12,8 @@ Never reads what the program answered: its callers do.
   SIGKILL), what left the group (`strays.py`) and what is left in its cgroup. A process leaving
   with turns in flight stops them at exit (`stop_running`).
 * What the harness saw of it besides its answer (processes left behind, a process outside its
-  cgroup, forks refused) comes back as lines to say (`Turn.said`).
+  cgroup, forks refused) comes back as lines to say (`Turn.said`); what the harness did to its
+  folder after it (`give_back`) as notes, never its error (`Turn.notes`).
 """
 
 from __future__ import annotations
@@ -87,6 +88,10 @@ class Turn:
     not); what it wrote into its scratch folder is deleted then (said here)."""
     said: tuple[str, ...]
     """What else the harness saw of it, to be said beside its answer."""
+    notes: tuple[str, ...] = ()
+    """What the harness did to its folder after its turn (links removed, what it had locked
+    opened: `give_back`): said as the harness's notes, never as its error (an honest agent's
+    venv has a link to an absolute path too)."""
 
 
 def run_turn(argv: list[str], env: Mapping[str, str], box: Sandbox, scratch: Path,
@@ -161,14 +166,15 @@ def run_turn(argv: list[str], env: Mapping[str, str], box: Sandbox, scratch: Pat
     # a copy of its output the rig refused (`ulimit -f`, EIO, a read-only disk) is the rig's:
     # raised for the run to stop on (`runner.unwritten`), never its failure (red team 132)
     bounds.refused(outputs)
-    return Turn(code, timed_out, stopped, _said(left, output[1], limit, refused, taken.given))
+    return Turn(code, timed_out, stopped, _said(left, output[1], limit, refused),
+                (taken.given,) if taken.given else ())
 
 
 def _said(left: strays.Swept, stderr: Path, limit: pids.Limit, refused: int,
-          given: str) -> tuple[str, ...]:
+          ) -> tuple[str, ...]:
     """What the harness saw of a program besides its answer (`Turn.said`)."""
     escaped = {**limit.left, **left.outside}
-    said = (_left_line(left) if left else "", given,
+    said = (_left_line(left) if left else "",
             "it left process(es) running in its PID namespace when its command line "
             "ended; the kernel killed them with it" if pidns.left_behind(stderr) else "",
             f"it left its process limit (its cgroup): {', '.join(escaped.values())}"

@@ -16,6 +16,14 @@ descriptors, and no path is ever longer than one name. What it cannot open or li
 passed over in silence: it is a trouble the caller sees and acts on (over the limits, taken
 back or deleted, and said in the attempt's row). An entry gone before it was reached is not
 there to count: that is no trouble.
+
+It never leaves the file system the tree is on. An unconfined root agent bind-mounted a folder
+of the host into its own (its mounts are the host's: red team 133), and the give-back after its
+turn changed the bits of what was there and removed its FIFOs and links. An entry on another
+file system than the folder it is in (a mount point, `elsewhere`) is never visited nor entered:
+the visitor is told of it (`Visitor.mounted`), and a tree whose top is such a mount is not
+walked at all (a trouble). Every place a walk names is as the agent chose it, so it is shown
+quoted when it is not plain (`shown`): a name cannot pass for the harness's own words.
 """
 
 from __future__ import annotations
@@ -25,6 +33,8 @@ import errno
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from phoneshell.untrusted import named
 
 FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 """How a folder is opened: never through a link, never left open across an exec."""
@@ -45,10 +55,13 @@ class Visitor:
 
     def __init__(self) -> None:
         self.troubles: list[str] = []
+        self.mounts: list[str] = []
+        """The places of the entries on another file system, never visited nor entered."""
 
     def start(self) -> None:
         """Begin (again, when the tree moved under the last try): nothing seen yet."""
         self.troubles = []
+        self.mounts = []
 
     def visit(self, folder: int, entry: os.DirEntry[str], place: str) -> bool:
         """Do what the walk is for with one entry of the open `folder`; whether the walk goes
@@ -61,6 +74,11 @@ class Visitor:
     def unopened(self, folder: int, name: str, place: str, exc: OSError) -> None:
         """The folder `name` in the open `folder` could not be opened to walk what is in it."""
         self.troubles.append(f"{place}: cannot open it ({exc.strerror or exc})")
+
+    def mounted(self, folder: int, name: str, place: str) -> None:
+        """The entry `name` of the open `folder` is on another file system (a mount): never
+        visited, never entered."""
+        self.mounts.append(place)
 
 
 @dataclass
@@ -83,6 +101,9 @@ def walk(top: Path | int, visitor: Visitor) -> list[str]:
     owned = not isinstance(top, int)
     fd = os.open(top, FOLDER) if not isinstance(top, int) else top
     try:
+        if _mount_top(fd):
+            return [f"{shown(str(top) if owned else '.')}: another file system is mounted "
+                    f"there, never walked"]
         for _ in range(TRIES):
             visitor.start()
             try:
@@ -97,12 +118,21 @@ def walk(top: Path | int, visitor: Visitor) -> list[str]:
             os.close(fd)
 
 
+def _mount_top(fd: int) -> bool:
+    """Whether the open folder `fd` is on another file system than the folder above it."""
+    above = os.open("..", FOLDER, dir_fd=fd)
+    try:
+        return os.fstat(above).st_dev != os.fstat(fd).st_dev
+    finally:
+        os.close(above)
+
+
 def _walk(top: int, visitor: Visitor) -> None:
     st = os.fstat(top)
     stack = [_Level("", "", (st.st_dev, st.st_ino))]
     fd = top
     try:
-        _list(fd, stack[-1], visitor)
+        _list(fd, stack[-1], visitor, st.st_dev)
         while stack:
             level = stack[-1]
             if level.below:
@@ -114,36 +144,49 @@ def _walk(top: int, visitor: Visitor) -> None:
                     continue  # gone: nothing there to walk
                 except OSError as exc:
                     if exc.errno in (errno.ENOTDIR, errno.ELOOP):
-                        raise Moved(f"{shorten(place)} is no folder now") from exc
-                    visitor.unopened(fd, name, shorten(place), exc)
+                        raise Moved(f"{shown(place)} is no folder now") from exc
+                    visitor.unopened(fd, name, shown(place), exc)
+                    continue
+                if os.fstat(inner).st_dev != stack[0].ident[0]:  # mounted since it was listed
+                    os.close(inner)
+                    visitor.mounted(fd, name, shown(place))
                     continue
                 if fd != top:
                     os.close(fd)
                 fd = inner
                 st = os.fstat(fd)
                 stack.append(_Level(name, place, (st.st_dev, st.st_ino)))
-                _list(fd, stack[-1], visitor)
+                _list(fd, stack[-1], visitor, stack[0].ident[0])
                 continue
             stack.pop()
             if not stack:
                 return
             fd = _up(fd, top, stack[-1], len(stack) == 1)
-            visitor.leave(fd, level.name, shorten(level.place))
+            visitor.leave(fd, level.name, shown(level.place))
     finally:
         if fd != top:
             os.close(fd)
 
 
-def _list(fd: int, level: _Level, visitor: Visitor) -> None:
-    """Visit each entry of the open folder `fd`, noting the folders to walk into."""
+def _list(fd: int, level: _Level, visitor: Visitor, disk: int) -> None:
+    """Visit each entry of the open folder `fd` on the file system `disk` (a device number),
+    noting the folders to walk into; one on another is the visitor's to be told of."""
     try:
         with os.scandir(fd) as entries:
             for entry in entries:
-                place = f"{level.place}/{entry.name}" if level.place else entry.name
-                if visitor.visit(fd, entry, shorten(place)):
+                place = shown(f"{level.place}/{entry.name}" if level.place else entry.name)
+                try:
+                    if entry.stat(follow_symlinks=False).st_dev != disk:
+                        visitor.mounted(fd, entry.name, place)
+                        continue
+                except FileNotFoundError:
+                    continue  # gone: nothing there
+                except OSError:
+                    pass  # not looked at: the visitor looks again, and says why it cannot
+                if visitor.visit(fd, entry, place):
                     level.below.append(entry.name)
     except OSError as exc:
-        visitor.troubles.append(f"{shorten(level.place or '.')}: cannot list it "
+        visitor.troubles.append(f"{shown(level.place or '.')}: cannot list it "
                                 f"({exc.strerror or exc})")
 
 
@@ -153,12 +196,12 @@ def _up(fd: int, top: int, parent: _Level, at_top: bool) -> int:
     try:
         above = os.open("..", FOLDER, dir_fd=fd)
     except OSError as exc:
-        raise Moved(f"{shorten(parent.place or '.')} cannot be gone back up to "
+        raise Moved(f"{shown(parent.place or '.')} cannot be gone back up to "
                     f"({exc.strerror})") from exc
     try:
         st = os.fstat(above)
         if (st.st_dev, st.st_ino) != parent.ident:
-            raise Moved(f"{shorten(parent.place or '.')} was moved")
+            raise Moved(f"{shown(parent.place or '.')} was moved")
     except BaseException:
         os.close(above)
         raise
@@ -178,6 +221,26 @@ def shorten(place: str) -> str:
     return f"{place[:half]}...({place.count('/')} folders deep)...{place[-half:]}"
 
 
+def shown(place: str) -> str:
+    """An entry's place (as the agent named it) as a row may show it: shortened, and quoted
+    when it is not plain (`untrusted.named`), so no name reads as the harness's words."""
+    return named(shorten(place))
+
+
+def elsewhere(folder: int, name: str) -> bool:
+    """Whether the entry `name` of the open `folder` is on another file system (a mount point),
+    never to be changed nor entered (False when it is gone).
+
+    Raises:
+        OSError: it cannot be looked at.
+    """
+    try:
+        st = os.stat(name, dir_fd=folder, follow_symlinks=False)
+    except FileNotFoundError:
+        return False
+    return st.st_dev != os.fstat(folder).st_dev
+
+
 class _Delete(Visitor):
     def visit(self, folder: int, entry: os.DirEntry[str], place: str) -> bool:
         try:
@@ -192,6 +255,9 @@ class _Delete(Visitor):
         except OSError as exc:
             self.troubles.append(f"{place}: cannot delete it ({exc.strerror or exc})")
         return False
+
+    def mounted(self, folder: int, name: str, place: str) -> None:
+        self.troubles.append(f"{place}: another file system is mounted there, never entered")
 
     def leave(self, folder: int, name: str, place: str) -> None:
         try:
@@ -224,6 +290,11 @@ def delete_at(folder: int, name: str, place: str) -> list[str]:
         pass  # a folder (Linux says EISDIR; POSIX lets it say EPERM)
     except OSError as exc:
         return [f"{place}: cannot delete it ({exc.strerror or exc})"]
+    try:
+        if elsewhere(folder, name):
+            return [f"{place}: another file system is mounted there, never entered"]
+    except OSError as exc:
+        return [f"{place}: cannot look at it ({exc.strerror or exc})"]
     with contextlib.suppress(OSError, NotImplementedError):
         os.chmod(name, 0o700, dir_fd=folder, follow_symlinks=False)
     try:
@@ -250,5 +321,5 @@ def said(troubles: list[str]) -> str:
     return f"{troubles[0]}{more}"
 
 
-__all__ = ["FOLDER", "TRIES", "Moved", "Visitor", "delete", "delete_at", "said", "shorten",
-           "walk"]
+__all__ = ["FOLDER", "TRIES", "Moved", "Visitor", "delete", "delete_at", "elsewhere", "said",
+           "shorten", "shown", "walk"]

@@ -159,8 +159,8 @@ class CommandJudge:
             stdout, stderr = (_text(path) for path in output)
         raw: dict[str, object] = {"stdout": stdout[-OUTPUT_KEPT:], "stderr": stderr[-OUTPUT_KEPT:],
                                   "exit": turn.code}
-        if turn.said:  # what the harness saw of it besides its answer, kept with the exchange
-            raw["harness"] = "; ".join(turn.said)
+        if turn.said or turn.notes:  # what the harness saw of it or did besides its answer,
+            raw["harness"] = "; ".join((*turn.said, *turn.notes))  # kept with the exchange
         seconds = time.monotonic() - started
         count = len(frames)  # all of them: the program picks what to look at
         if turn.timed_out:

@@ -390,6 +390,11 @@ class ResultRow(Record):
     """What went wrong (agent error, or the exception behind a skip)."""
     error_type: str = ""
     """The exception type behind a skip or an error."""
+    notes: tuple[str, ...] = ()
+    """What the harness did after the agent's turn that is no error of the agent's and changes
+    no grade: its folder given back ("its folder was given back to the harness after its turn:
+    removed links leading out of its folder (venv/bin/python -> /usr/bin/python3)"). Every
+    name in it that the agent chose is quoted when it is not plain."""
     teardown: Teardown = Teardown(ok=True)
     """How teardown went."""
     evidence: str = ""

@@ -116,7 +116,7 @@ def row_of(plan: AttemptPlan, agent: str, p: Played) -> ResultRow:
         seconds=round(time.time() - p.started, 3), turns=result.turns,
         timed_out=result.timed_out, out_of_turns=result.out_of_turns,
         error="; ".join(e for e in (result.error, distrusted) if e),
-        error_type=p.error_type, teardown=p.teardown or NOT_RUN,
+        error_type=p.error_type, notes=result.notes, teardown=p.teardown or NOT_RUN,
         evidence=p.evidence_dir, task_sha256=task.sha256, device=plan.device)
 
 

@@ -1,6 +1,7 @@
 """The agent's folder is given back to the harness after every turn, whatever the sandbox
 (`phoneshell/agents/give_back.py`): what it locked is opened to the harness's user, FIFOs,
-sockets and device nodes are removed, and so is every link that could lead out of it.
+sockets and device nodes are removed, and so is every link that leads out of it; what was done
+is a note of the harness's in the row (`notes`), never the agent's error.
 
 Red team 128's agent ended its turn with `chmod 0` on its folder: under a harness that is not
 root, the sweep that keeps the folder as data could not open it, and every later reader of
@@ -66,15 +67,14 @@ def test_a_locked_tree_is_opened_and_what_no_reader_may_meet_is_removed(
     assert stat.S_IMODE((scratch / "a" / "b" / "f").stat().st_mode) & 0o600 == 0o600
     assert stat.S_IMODE((scratch / "read-only").stat().st_mode) == 0o644
     left = sorted(str(p.relative_to(scratch)) for p in scratch.rglob("*"))
-    assert left == ["a", "a/b", "a/b/f", "dot", "inside", "read-only"], left
+    # `a/b/back` climbs, and stays below: followed, it reaches `read-only`
+    assert left == ["a", "a/b", "a/b/back", "a/b/f", "dot", "inside", "read-only"], left
     said = dict(part.split(" (", 1) for part in taken.given.split(": ", 1)[1].split("; "))
     assert said["opened what it had locked to the harness"] == "agent, a, a/b and 1 more)"
     assert sorted(said["removed FIFOs, sockets or device nodes"].rstrip(")").split(", ")) \
         == ["a/pipe", "sock"]
-    named = said["removed links that could lead out of its folder"]
-    assert named.endswith(" and 1 more)"), named  # four of them, three named
-    assert len([n for n in ("abs -> /etc/passwd", "up -> ../x", "through -> dot/../../x",
-                            "a/b/back -> ../../read-only") if n in named]) == 3, named
+    named = sorted(said["removed links leading out of its folder"].rstrip(")").split(", "))
+    assert named == ["abs -> /etc/passwd", "through -> dot/../../x", "up -> ../x"], named
 
 def test_a_folder_left_unlocked_is_given_back_without_a_word(tmp_path: Path) -> None:
     scratch = tmp_path / "agent"
@@ -92,7 +92,7 @@ def test_a_folder_that_is_a_link_is_removed_not_followed(tmp_path: Path) -> None
     (outside / "kept").chmod(0)
     (tmp_path / "agent").symlink_to(outside)
     taken = Sandbox("none").take_back(tmp_path / "agent")
-    assert "removed links that could lead out of its folder (agent -> " in taken.given
+    assert "removed links leading out of its folder (agent -> " in taken.given
     assert not os.path.lexists(tmp_path / "agent")
     assert stat.S_IMODE((outside / "kept").stat().st_mode) == 0  # never reached through it
 
@@ -123,9 +123,10 @@ def test_a_harness_that_is_not_root_reads_the_folder_its_agent_locked(
     assert row["outcome"] == "failed", row  # graded as it stands: it pressed nothing
     assert "could not be made data" not in row["error"], row["error"]  # the sweep read it
     assert "could not be read" not in row["error"], row["error"]  # and the look at its claim
+    (note,) = row["notes"]
     assert "opened what it had locked to the harness (agent, notes.txt, deep and 1 more)" \
-        in row["error"], row["error"]
-    assert "out -> /etc/passwd" in row["error"], row["error"]
+        in note, note
+    assert "out -> /etc/passwd" in note, note
     agent = place / "runs" / "L" / "attempts" / "calculator.arithmetic" / "1" / "agent"
     read = subprocess.run(["runuser", "-u", "nobody", "--", "cat", str(agent / "notes.txt"),
                            str(agent / "deep" / "er" / "more.txt")],
@@ -149,9 +150,10 @@ def test_a_root_harness_gives_back_the_folder_its_agent_locked(
                   "calculator.arithmetic", "--agent", f"command:python3 {place / 'locks.py'}",
                   "--sandbox", sandbox)
     assert row["outcome"] == "failed", row
-    assert isinstance(row["error"], str)
-    assert "opened what it had locked to the harness (agent, notes.txt, deep and 1 more)" \
-        in row["error"], row["error"]
+    assert row["notes"] == [
+        "its folder was given back to the harness after its turn: opened what it had locked to "
+        "the harness (agent, notes.txt, deep and 1 more); removed FIFOs, sockets or device nodes "
+        "(pipe, sock); removed links leading out of its folder (out -> /etc/passwd)"], row
     agent = place / "runs" / "R" / "attempts" / "calculator.arithmetic" / "1" / "agent"
     for folder in (agent, agent / "deep", agent / "deep" / "er"):
         assert stat.S_IMODE(folder.stat().st_mode) & 0o700 == 0o700, folder

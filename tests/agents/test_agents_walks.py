@@ -6,6 +6,7 @@ harness could hold open, so set-user-ID files of `nobody` stayed in the run fold
 
 from __future__ import annotations
 
+import ast
 import os
 import resource
 import stat
@@ -56,7 +57,9 @@ class _All(walk.Visitor):
         self.seen: list[tuple[str, os.stat_result]] = []
 
     def visit(self, folder: int, entry: os.DirEntry[str], place: str) -> bool:
-        self.seen.append((place, entry.stat(follow_symlinks=False)))
+        # a place too long to show whole is shortened with words, so shown quoted
+        shown = ast.literal_eval(place) if place.startswith("'") else place
+        self.seen.append((shown, entry.stat(follow_symlinks=False)))
         return entry.is_dir(follow_symlinks=False)
 
 
