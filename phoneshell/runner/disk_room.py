@@ -10,8 +10,9 @@ that took the disk to just above the room left every later attempt of the run sk
 the agent's doing" (the harness's own writes after its turn took the rest), and an honest agent
 writing a little each attempt was failed, at the turn that crossed the floor, for space its
 predecessors held. So before a turn, while the disk has less free than the turn may take (the
-room plus the folder's limit, in bytes or in files: red team 132), the run gives back, oldest attempt first, of its own attempts
-and those of every other run in the runs folder that no process is writing (a run folder with
+room plus the folder's limit, in bytes or in files: red team 132), the run gives back, oldest
+attempt first, of its own attempts and those of every other run in the runs folder that no
+process is writing (a run folder with
 a `run.json`; an earlier run's kept scratch once left a later run's first agent 0 MiB, and it
 failed): first every earlier agent's scratch folder (`attempts/*/*/agent/`,
 `incomplete/*/agent/`, left empty), then the middle of its kept output (`agent.stdout`,
@@ -39,7 +40,6 @@ from phoneshell.agents import bounds, walk
 from phoneshell.agents.disk_share import delete_counted, given_back
 from phoneshell.records.layout import ATTEMPTS, INCOMPLETE, MANIFEST, SCRATCH
 from phoneshell.runner.folder import write_note, writer
-from phoneshell.untrusted import named
 
 NOTE = "given-back.txt"
 """The note an attempt folder gets when the run gave back what it kept of its agent."""
@@ -227,14 +227,15 @@ def _note(attempt: Path, scratch: bool, freed: int, troubles: list[str], whose: 
     what = ("its agent's scratch folder (agent/) was emptied" if scratch else
             f"its agent's outputs ({', '.join(OUTPUTS)}) were cut to their last "
             f"{OUTPUT_TAIL_BYTES >> 10} KiB each")
-    left = f"; not all of it could be: {named(walk.said(troubles))}" if troubles else ""
+    left = f"; not all of it could be: {walk.said(troubles)}" if troubles else ""  # quoted
     write_note(attempt / NOTE, (
             f"{time.strftime('%Y-%m-%d %H:%M:%S')}: before the agent's turn of {whose}, "
             f"{what}, giving back {freed / (1 << 20):.1f} MiB{left}. The disk holding the run "
             f"had {free / (1 << 20):.1f} MiB free, less than the {wanted() >> 20:,} MiB a turn "
-            f"may take of it with the harness's room (or fewer than {wanted_files():,} files); what the run keeps of an earlier agent "
-            "never counts against the rig or a later agent. Nothing graded changed: the "
-            "evidence and verdict are sealed, these files never were.\n"))
+            f"may take of it with the harness's room (or fewer than {wanted_files():,} files); "
+            "what the run keeps of an earlier agent never counts against the rig or a later "
+            "agent. Nothing graded changed: the evidence and verdict are sealed, these files "
+            "never were.\n"))
 
 
 __all__ = ["NOTE", "OUTPUT_TAIL_BYTES", "make_room", "wanted", "wanted_files"]
