@@ -33,7 +33,8 @@ own words in a judge's prompt:
   a field of a report or message: as it is when it is one printable line (spaces, quotes and
   all: an agent's command line reads as typed), else `quoted`.
 
-Markup (HTML, XML) escapes on top of these (report/escape.py). Never touches anything: pure.
+Markup escapes on top of these (report/escape.py): an HTML page takes `visible`, then HTML's
+escapes (`h`, for every page), so it shows what the terminal shows. Never touches anything: pure.
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 from phoneshell.agents import AGENTS, Agent, AgentContext, AgentResult
@@ -28,6 +29,19 @@ LIAR_COMMAND = "command:sh examples/agents/liar.sh"
 """The example command agent that claims done through `phoneshell finish` and does nothing."""
 LIE = 'all done <script>alert("pwned")</script> & <b>bold</b> \x1b[31mred\x1b[0m'
 """What the lying agent says it did: markup, an ampersand and a terminal colour code."""
+
+
+def chromium() -> str:
+    """Chromium's path; the test is skipped when it is not installed (failed instead when
+    `PHONESHELL_REQUIRE_CHROMIUM` is set, as CI sets it)."""
+    found = shutil.which("chromium") or ("/usr/bin/chromium" if os.path.exists(
+        "/usr/bin/chromium") else None)
+    if found is None:
+        reason = "Chromium is not installed (apt-get install chromium), so the page is not rendered"
+        if os.environ.get("PHONESHELL_REQUIRE_CHROMIUM"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+    return found
 
 
 def phoneshell(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:

@@ -4,8 +4,6 @@ installed, rendered once headless."""
 
 from __future__ import annotations
 
-import os
-import shutil
 import struct
 import subprocess
 import zlib
@@ -14,7 +12,7 @@ from pathlib import Path
 import lxml.html
 import pytest
 from lxml.html import HtmlElement
-from report.report_rig import LIE, phoneshell
+from report.report_rig import LIE, chromium, phoneshell
 
 from phoneshell.agents import AGENTS, AgentContext, AgentResult
 from phoneshell.checks import Check
@@ -148,11 +146,6 @@ def test_text_from_files_is_escaped(doc: HtmlElement, page: Path) -> None:
     assert "&lt;script&gt;alert(&quot;pwned&quot;)&lt;/script&gt;" in raw
 
 
-def _chromium() -> str | None:
-    return shutil.which("chromium") or ("/usr/bin/chromium" if os.path.exists(
-        "/usr/bin/chromium") else None)
-
-
 def _pixels(png: bytes) -> tuple[int, int, set[bytes]]:
     """Width, height and the distinct pixel values of an 8-bit RGB/RGBA PNG."""
     assert png.startswith(PNG_MAGIC)
@@ -191,15 +184,9 @@ def _pixels(png: bytes) -> tuple[int, int, set[bytes]]:
 
 
 def test_chromium_renders_the_page(page: Path, tmp_path: Path) -> None:
-    chromium = _chromium()
-    if chromium is None:
-        reason = "Chromium is not installed (apt-get install chromium), so the page is not rendered"
-        if os.environ.get("PHONESHELL_REQUIRE_CHROMIUM"):
-            pytest.fail(reason)
-        pytest.skip(reason)
     shot = tmp_path / "page.png"
     done = subprocess.run(
-        [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+        [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
          f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1000,1400",
          f"--screenshot={shot}", page.as_uri()],
         capture_output=True, text=True, timeout=120)
