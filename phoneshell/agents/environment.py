@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from phoneshell.agents.chat_api import storable_json
 from phoneshell.errors import RunError
 from phoneshell.records import (
     Claim,
@@ -24,9 +25,11 @@ from phoneshell.records import (
     TurnUse,
     claim_json,
     claim_status,
+    read_bytes,
     read_record,
     write_record,
 )
+from phoneshell.untrusted import storable
 
 WDA_URL = "PHONESHELL_WDA_URL"
 INSTRUCTION = "PHONESHELL_INSTRUCTION"
@@ -95,19 +98,41 @@ MAX_CLAIM_BYTES = 1024 * 1024
 
 
 def write_claim(path: Path, claim: Claim) -> None:
-    """Write the claim file whole (a reader never sees half of it)."""
-    write_record(path, ClaimFile(status=claim.status, answer=claim.answer, summary=claim.summary))
+    """Write the claim file whole (a reader never sees half of it), its text `storable`: a
+    lone surrogate (from a model, or a byte of the command line that is not UTF-8, which
+    Python reads as one) is written as its escape, never the reason the claim is lost."""
+    write_record(path, ClaimFile(status=claim.status, answer=storable(claim.answer),
+                                 summary=storable(claim.summary)))
 
 
 def read_claim_file(path: Path) -> Claim | None:
-    """The claim in the claim file; None when there is none.
+    """The claim in the claim file; None when there is none. A byte that is not UTF-8 is read
+    as U+FFFD, as a stdout line is.
 
     Raises:
         RecordError: the file is there but is not a claim.
     """
     if not path.exists():
         return None
-    return read_record(path, ClaimFile, MAX_CLAIM_BYTES).claim
+    raw = read_bytes(path, MAX_CLAIM_BYTES)
+    return claim_of(raw.decode("utf-8-sig", "replace"), str(path), {})
+
+
+def claim_of(text: str, where: str, defaults: dict[str, object]) -> Claim:
+    """The claim in JSON `text` (`defaults` under its fields), every string in it `storable`
+    first: `"\\ud800"` is valid JSON that UTF-8 cannot hold, and the record reader refused
+    the whole claim for it (red team 134), so it is kept as its six-character escape.
+
+    Raises:
+        RecordError: not JSON, or not a claim (the record reader's words).
+    """
+    try:
+        data = claim_json(text)
+    except (ValueError, RecursionError):
+        data = None
+    if not isinstance(data, dict):
+        return ClaimFile.parse(text, where).claim  # refused, saying why
+    return ClaimFile.of({**defaults, **storable_json(data)}, where).claim
 
 
 def parse_claim_line(line: str) -> Claim | None:
@@ -123,7 +148,7 @@ def parse_claim_line(line: str) -> Claim | None:
     if not isinstance(data, dict) or claim_status(data.get("status")) is None:
         return None
     try:
-        return ClaimFile.of({"v": ClaimFile.VERSION, **data}, "stdout").claim  # v optional
+        return claim_of(text, "stdout", {"v": ClaimFile.VERSION})  # v optional
     except RecordError:
         return None
 
@@ -131,8 +156,8 @@ def parse_claim_line(line: str) -> Claim | None:
 class ClaimLines:
     """The last claim line (`parse_claim_line`) of a program's stdout, followed as it is read,
     in pieces of any size (`feed`), before anything of it is left out of the kept copy
-    (`bounds.CappedOutput` keeps its first and last 4 MiB: a claim printed between them was
-    lost, and an earlier one recorded in its place). Memory stays bounded: a line longer than
+    (`capped_output.CappedOutput` keeps its first and last 4 MiB: a claim printed between them
+    was lost, and an earlier one recorded in its place). Memory stays bounded: a line longer than
     a claim file may be (`MAX_CLAIM_BYTES`) is passed over unread, so gigabytes printed on one
     line cost a chunk, not gigabytes; and only lines holding a `{` are looked at, from the
     last one of each piece back (the first claim found there is the piece's last)."""

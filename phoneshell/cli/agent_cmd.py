@@ -15,6 +15,7 @@ from phoneshell.agents.environment import WDA_URL, claim_file_from_env, write_cl
 from phoneshell.cli.disk_full import DISK_FULL, REFUSED
 from phoneshell.errors import PhoneshellError, RunError
 from phoneshell.records import CLAIM_STATUSES, Claim, ClaimStatus, claim_status
+from phoneshell.untrusted import storable
 
 
 def add_parsers(commands: Any) -> None:
@@ -87,6 +88,11 @@ def run_finish(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise unwritten_claim(path, exc) from exc
     print(f"claim recorded: {status}", file=sys.stderr)
+    escaped = [f"--{name}" for name in ("answer", "summary")
+               if storable(getattr(args, name)) != getattr(args, name)]
+    if escaped:  # Python reads a byte of the command line that is not UTF-8 as a lone surrogate
+        print(f"note: {' and '.join(escaped)} held bytes that are not UTF-8, recorded as their "
+              "escapes (\\udcff for the byte 0xff)", file=sys.stderr)
     return 0
 
 
