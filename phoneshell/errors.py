@@ -28,7 +28,8 @@ The tree stays shallow; subclasses that belong to one room live there (module in
     │   ├── DiskShort               the disk lost the harness's room, not by the agent's doing:
     │   │                           the attempt is not scored [agents.bounds]
     │   ├── OutputRefused           the rig refused the copy of a program's output (a
-    │   │                           file-size limit, EIO): the run folder's [agents.bounds]
+    │   │                           file-size limit, EIO): the run folder's
+    │   │                           [agents.capped_output]
     │   ├── LockHeld                another process holds a device's or run's lock
     │   │                           [phones.lock]
     │   └── RunInterrupted          Ctrl-C, SIGTERM or SIGHUP stopped the run; the hint

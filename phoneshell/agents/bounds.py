@@ -1,68 +1,55 @@
-"""What a program agent may take of the disk that holds the run: its output, its folder, the
-disk's free space. An agent that filled the disk crashed the run and left no rows; this room
+"""What a program agent may take of the disk that holds the run: its folder, the disk's free
+bytes and files. An agent that filled the disk crashed the run and left no rows; this room
 keeps that its own failure, and gives the disk back.
 
-Its stdout and stderr come through pipes the harness reads, and only so much of each is kept
-(its start and its end; its last claim line is followed as it is read, wherever it falls): a
-hard bound, however fast it prints; a
-copy a full disk refuses is its failure too (`CappedOutput.unkept`), never a crash of the run;
-one refused for anything else (the rig's file-size limit, an I/O error) is the rig's
-(`OutputRefused`: `runner.unwritten` stops the run). Files (inodes) are bounded as bytes are
-(`HARNESS_ROOM_FILES`), and what the harness deletes itself is never what came back to a
-turn's disk (`disk_share.given_back`). Its
-folder (its files) cannot be bounded as it is written without a file system of its own, so it is
-watched: every `WATCH_S` while it runs and once more after, its size and file count against the
-limits, and the disk's free space against what its turn may take of it (a file it holds open
-after unlinking it shows only there, and in its processes' open files). With several turns on
-one disk at once (`--device sim:N`), a turn is charged only what the disk lost that the other
-turns' own writes do not show (`DiskWatch`). The watch is always on: its bound is relative to the
-free space at the start of the turn, so a disk that starts nearly full is watched all the more
-closely, and one with less than the harness's own room (`HARNESS_ROOM_BYTES`) is refused before
-the agent starts, as the disk's fault, not the agent's (`DiskShort`). That start comes after the
-run has given
-back what it kept of earlier agents (`runner.disk_room`): what an agent wrote within its limits
-is kept after its turn, and never counts against the rig or a later agent. Over any of them, it
-is stopped, and what it wrote is deleted. A confined turn (bubblewrap: it can write only its
-folder, a /tmp in memory and files it holds open or mapped) is charged what its own writes show
-and what the harness wrote because of it (`phoneshell.behalf`: trajectory frames, audit lines).
-Disk lost beyond them stops it under its floor, and is settled once its processes are gone: what
-comes back then was its own (a file held where no name shows it); only a loss that stays is the
-machine's, and its attempt is not scored (`DiskShort`), never failed. The count and the deletion
-go by `walk` (by open folder, however deep, wide or long-named the tree): what the count cannot
-see is over the
-limits, and so is what the take-back after its turn could not take back
-(`Sandbox.take_back`'s answer: `agent_user.take_back` and `give_back`, which the turn adds).
+Its stdout and stderr are kept to a hard bound as they are read (`capped_output`); a copy a full
+disk refuses is its failure too (`after`'s `unkept`). Files (inodes) are bounded as bytes are
+(`HARNESS_ROOM_FILES`), and what the harness deletes itself is never what came back to a turn's
+disk (`disk_share.given_back`). Its folder (its files) cannot be bounded as it is written without a
+file system of its own, so it is watched: every `WATCH_S` while it runs and once more after, its
+size and file count against the limits, and the disk's free space against what its turn may take of
+it (a file it holds open after unlinking it shows only there, and in its processes' open files).
+With several turns on one disk at once (`--device sim:N`), a turn is charged only what the disk
+lost that the other turns' own writes do not show (`DiskWatch`). The watch is always on: its bound
+is relative to the free space at the start of the turn, so a disk that starts nearly full is
+watched all the more closely, and one with less than the harness's own room (`HARNESS_ROOM_BYTES`)
+is refused before the agent starts, as the disk's fault, not the agent's (`DiskShort`). That start
+comes after the run has given back what it kept of earlier agents (`runner.disk_room`): what an
+agent wrote within its limits is kept after its turn, and never counts against the rig or a later
+agent. Over any of them, it is stopped, and what it wrote is deleted. A confined turn (bubblewrap:
+it can write only its folder, a /tmp in memory and files it holds open or mapped) is charged what
+its own writes show and what the harness wrote because of it (`phoneshell.behalf`: trajectory
+frames, audit lines). Disk lost beyond them stops it under its floor, and is settled once its
+processes are gone: what comes back then was its own (a file held where no name shows it); only a
+loss that stays is the machine's, and its attempt is not scored (`DiskShort`), never failed. The
+count and the deletion go by `walk` (by open folder, however deep, wide or long-named the tree):
+what the count cannot see is over the limits, and so is what the take-back after its turn could not
+take back (`Sandbox.take_back`'s answer: `agent_user.take_back` and `give_back`, which the turn
+adds).
 """
 from __future__ import annotations
 
 import contextlib
 import os
-import select
-import threading
 import time
-from collections import deque
-from collections.abc import Callable
 from pathlib import Path
-from typing import IO
 
 from phoneshell import behalf
 from phoneshell.agents import walk
 from phoneshell.agents.disk_share import (BYTES, FILES, FREED, SHARE_LOCK, WATCHED, WRITTEN,
                                           Share, delete_counted)
 from phoneshell.agents.own_writes import counted, held_unlinked
-from phoneshell.errors import DISK_FULL, RunError
+from phoneshell.errors import RunError
 
 FOLDER_MAX_BYTES = 1 << 30
 """The most an agent may write into its attempt folder (its scratch folder, stdout, stderr)."""
 FOLDER_MAX_FILES = 100_000
-OUTPUT_MAX_BYTES = 8 << 20
-"""How much of each of its stdout and stderr is kept: the first and the last half of it."""
 HARNESS_ROOM_BYTES = 32 << 20
 """The free space the harness keeps on the disk holding the run to record an attempt after the
 agent's turn: its evidence and rows (a few MiB on a phone, less on the simulator) and the
-agent's own kept output (`OUTPUT_MAX_BYTES` twice at most). An agent's turn never takes it; a
-disk with less free before the turn, once the run gave back what it keeps of earlier agents
-(`runner.disk_room`), is not the agent's doing (`no_room`). A turn that took the disk to it
+agent's own kept output (`capped_output.OUTPUT_MAX_BYTES` twice at most). An agent's turn never
+takes it; a disk with less free before the turn, once the run gave back what it keeps of earlier
+agents (`runner.disk_room`), is not the agent's doing (`no_room`). A turn that took the disk to it
 leaves the next one short only by the harness's own writes: what the turn took is given back."""
 HARNESS_ROOM_FILES = 1_000
 """The files (inodes) the harness keeps free on the disk holding the run, as it keeps
@@ -75,9 +62,6 @@ WATCH_S = 1.0
 SETTLE_S = 2.0
 """How long a confined turn's disk is watched, once its processes are gone, for what comes back
 (blocks only a dead process held return as the kernel lets go of them)."""
-READ_CHUNK = 1 << 16
-DRAIN_S = 1.0
-"""How long the pipes are read after the program is gone (what it left may write on)."""
 
 
 def disk_free(path: Path) -> int:
@@ -293,8 +277,9 @@ class DiskWatch:
 
         Confined, disk lost that neither its own nor the other turns' writes show is its own
         when it comes back as its processes go (what only they held; never what the harness
-        deleted meanwhile, `disk_share.given_back`), and the machine's only when it stays: then, the disk
-        short of the harness's room, or the turn stopped for it (`suspect`), it is not scored.
+        deleted meanwhile, `disk_share.given_back`), and the machine's only when it stays:
+        then, the disk short of the harness's room, or the turn stopped for it (`suspect`), it
+        is not scored.
         A copy of its output refused is its failure unless the disk stays short.
 
         Raises:
@@ -408,131 +393,6 @@ def wipe(scratch: Path) -> str:
     return walk.said(troubles) if troubles else ""
 
 
-class CappedOutput:
-    """Copy one of a program's output pipes into a file, keeping its first and last
-    `OUTPUT_MAX_BYTES / 2` bytes and saying how much was left out between them. A file the
-    disk refuses (full, by the program or anything else in its turn) ends the copy, not the
-    run: the pipe is still read to its end, and why it was not kept is `unkept`.
-
-    Args:
-        pipe: the read end (the program holds the write end).
-        path: the file it goes to.
-        seen: given every piece read, in order, before anything is left out (or refused by
-            the disk): what must hold for the whole output, such as its last claim line
-            (`environment.ClaimLines`), is followed there, never in the kept copy.
-    """
-
-    def __init__(self, pipe: IO[bytes], path: Path,
-                 seen: Callable[[bytes], None] = lambda chunk: None) -> None:
-        self.pipe, self.path, self.seen = pipe, path, seen
-        self.unkept = ""
-        """Why its output could not all be kept ("" when it was), once the copy is done: a
-        full disk, which its turn may have filled."""
-        self.refused: OSError | None = None
-        """The rig's refusal of the copy (a file-size limit, an I/O error, a read-only disk,
-        the file's permissions: anything but a full disk), never the agent's doing: the
-        agent cannot set the harness's limits (red team 132)."""
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self._copy, daemon=True,
-                                       name=f"agent output {path.name}")
-        self.thread.start()
-
-    def _copy(self) -> None:
-        try:
-            with self.path.open("wb") as out:
-                self._keep(out)
-        except OSError as exc:  # the disk refused it: whatever else it prints is read, unkept
-            if exc.errno in DISK_FULL:
-                self.unkept = f"its {self.path.name} could not be kept ({exc.strerror or exc})"
-            else:
-                self.refused = OSError(exc.errno, exc.strerror, str(self.path))
-            self._keep(None)
-        finally:
-            self.pipe.close()
-
-    def _keep(self, out: IO[bytes] | None) -> None:
-        """Read the pipe to its end (or until given up on), writing what is kept to `out`
-        (None: only read)."""
-        half = OUTPUT_MAX_BYTES // 2
-        head = 0
-        tail: deque[bytes] = deque()
-        kept_tail = dropped = 0
-        fd = self.pipe.fileno()
-        given_up = float("inf")
-        while time.monotonic() < given_up:
-            # Asked before the wait, not after: a wait that found nothing before the program
-            # wrote its last words and exited says nothing of them, and under load this
-            # thread can sit on such an answer past the exit (they were lost then).
-            gone = self.stop.is_set()
-            if gone and given_up == float("inf"):
-                given_up = time.monotonic() + DRAIN_S
-            ready, _, _ = select.select([fd], [], [], 0.2)
-            if not ready:
-                if gone:
-                    break  # what still holds the pipe open was left behind: not waited for
-                continue
-            chunk = os.read(fd, READ_CHUNK)
-            if not chunk:
-                break
-            self.seen(chunk)
-            if out is None:
-                continue
-            if head < half:
-                room = chunk[:half - head]
-                out.write(room)
-                head += len(room)
-                chunk = chunk[len(room):]
-            if chunk:
-                tail.append(chunk)
-                kept_tail += len(chunk)
-                while kept_tail - len(tail[0]) >= half:
-                    dropped += len(tail[0])
-                    kept_tail -= len(tail.popleft())
-        if out is None:
-            return
-        if kept_tail > half:  # the oldest chunk cut to fit, whatever size the reads were
-            dropped += kept_tail - half
-            tail[0] = tail[0][kept_tail - half:]
-        if dropped:
-            out.write(f"\n[phoneshell: {dropped:,} bytes left out here; "
-                      f"{OUTPUT_MAX_BYTES >> 20} MiB of output are kept]\n".encode())
-        out.writelines(tail)
-
-    def finish(self) -> None:
-        """Wait for the copy once the program is gone: what is in the pipe is read, then a
-        pipe still held open by something the program left is given up on."""
-        self.stop.set()
-        self.thread.join()
-
-
-def unkept(outputs: list[CappedOutput]) -> str:
-    """Why the program's output could not be kept ("" when it all was): the disk was full
-    during its turn, which is its failure, as filling the disk is (`DiskWatch.after` judges)."""
-    return "; ".join(o.unkept for o in outputs if o.unkept)
-
-
-class OutputRefused(RunError):
-    """The rig refused the harness's copy of a program's output for anything but a full disk
-    (`CappedOutput.refused`, the OSError it is raised from): the run folder's fault, which
-    `runner.unwritten` finds there (not scored, the run stops); never a program that could not
-    start, as a bare OSError from its turn would read."""
-
-
-def refused(outputs: list[CappedOutput]) -> None:
-    """Raise the rig's refusal of a copy of the program's output (`CappedOutput.refused`).
-
-    Raises:
-        OutputRefused: a copy was refused for anything but a full disk.
-    """
-    for output in outputs:
-        if output.refused is not None:
-            raise OutputRefused(f"the harness's copy of the program's output was refused: "
-                                f"{output.refused.strerror} ({output.refused.filename})",
-                                hint=ROOM_HINT) from output.refused
-
-
 __all__ = ["FOLDER_MAX_BYTES", "FOLDER_MAX_FILES", "HARNESS_ROOM_BYTES", "HARNESS_ROOM_FILES",
-           "OUTPUT_MAX_BYTES", "SETTLE_S", "WATCH_S", "CappedOutput", "DiskShort", "DiskWatch",
-           "OutputRefused",
-           "disk_free", "disk_free_files", "held_unlinked",
-           "no_room", "refused", "unkept", "wipe"]
+           "ROOM_HINT", "SETTLE_S", "WATCH_S", "DiskShort", "DiskWatch", "disk_free",
+           "disk_free_files", "held_unlinked", "no_room", "wipe"]

@@ -4,9 +4,9 @@ Never reads what the program answered: its callers do.
 
 * It starts in a process group of its own, in a `pids` cgroup of its own (`pids.py`, watched for
   a process that leaves it), first to go when memory runs out (`first_to_go`).
-* Its stdout and stderr are kept to their start and end (`bounds.CappedOutput`); its folder is
-  watched while it runs and looked at once more after (`bounds.DiskWatch`): over its limits, it
-  is stopped and what it wrote into its scratch folder is deleted.
+* Its stdout and stderr are kept to their start and end (`capped_output.CappedOutput`); its
+  folder is watched while it runs and looked at once more after (`bounds.DiskWatch`): over its
+  limits, it is stopped and what it wrote into its scratch folder is deleted.
 * At its deadline, when its folder is over its limits, or when its caller cuts it off, it is
   stopped; whatever the end, so is everything it started: its process group (SIGTERM, then
   SIGKILL), what left the group (`strays.py`) and what is left in its cgroup. A process leaving
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from phoneshell.agents import bounds, kept_data, pidns, pids, strays
+from phoneshell.agents import bounds, capped_output, kept_data, pidns, pids, strays
 from phoneshell.agents.base import ended_early
 from phoneshell.agents.sandbox import Sandbox
 
@@ -109,7 +109,7 @@ def run_turn(argv: list[str], env: Mapping[str, str], box: Sandbox, scratch: Pat
         cut_off: why its turn must end now ("" while it need not), asked as its folder is.
         started: called once it has started.
         stdout_seen: given its whole stdout as it is read, before the kept copy leaves any out
-            (`bounds.CappedOutput`): its caller follows what it answers there.
+            (`capped_output.CappedOutput`): its caller follows what it answers there.
 
     Raises:
         OSError: it could not be started.
@@ -122,8 +122,8 @@ def run_turn(argv: list[str], env: Mapping[str, str], box: Sandbox, scratch: Pat
         limit = pids.Limit()  # however many it forks, the harness keeps pids for its threads
         process, before = _start(first_to_go(limit.wrap(argv)), env, given is not None, limit)
         assert process.stdout is not None and process.stderr is not None
-        outputs = [bounds.CappedOutput(process.stdout, output[0], stdout_seen),
-                   bounds.CappedOutput(process.stderr, output[1])]
+        outputs = [capped_output.CappedOutput(process.stdout, output[0], stdout_seen),
+                   capped_output.CappedOutput(process.stderr, output[1])]
         watch.follow(process.pid)  # a file it holds open unlinked is its too
         started()
         feed = None
@@ -154,7 +154,7 @@ def run_turn(argv: list[str], env: Mapping[str, str], box: Sandbox, scratch: Pat
         # looked at once more with it gone: what it wrote just before too, and what came back
         # to the disk as it went; a copy of its output the disk refused is its failure too
         # (never the run's crash), unless the disk stays short with it gone (`DiskShort`)
-        over = untaken or watch.after(bounds.unkept(outputs))
+        over = untaken or watch.after(capped_output.unkept(outputs))
         # stopped to see what comes back: what came back says why it was (or raised)
         stopped = over if watch.suspect and over else stopped or over
         if timed_out or stopped:
@@ -165,7 +165,7 @@ def run_turn(argv: list[str], env: Mapping[str, str], box: Sandbox, scratch: Pat
                         else "; what it wrote into its folder was deleted")
     # a copy of its output the rig refused (`ulimit -f`, EIO, a read-only disk) is the rig's:
     # raised for the run to stop on (`runner.unwritten`), never its failure (red team 132)
-    bounds.refused(outputs)
+    capped_output.refused(outputs)
     return Turn(code, timed_out, stopped, _said(left, output[1], limit, refused),
                 (taken.given,) if taken.given else ())
 

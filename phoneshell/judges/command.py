@@ -177,7 +177,7 @@ class CommandJudge:
 
 
 def _text(path: Path) -> str:
-    """What the judge printed, as kept (`bounds.OUTPUT_MAX_BYTES` at most, and the note)."""
+    """What the judge printed, as kept (`capped_output.OUTPUT_MAX_BYTES` at most, and the note)."""
     try:
         return path.read_bytes().decode("utf-8", "replace")
     except OSError:

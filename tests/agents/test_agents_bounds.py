@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from phoneshell.agents import bounds, make_agent, pids
+from phoneshell.agents import bounds, capped_output, make_agent, pids
 from phoneshell.records import ResultRow
 from phoneshell.runner import AttemptPlan, Rig, open_rig, run_attempt
 from phoneshell.sim import SimServer
@@ -83,7 +83,7 @@ def test_a_file_held_open_unlinked_is_seen_by_the_free_space(
 def test_output_is_kept_to_its_start_and_end_and_the_claim_at_the_end_is_read(
         rig: Rig, tmp_path: Path, suite: dict[str, Task],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(bounds, "OUTPUT_MAX_BYTES", 1 << 20)
+    monkeypatch.setattr(capped_output, "OUTPUT_MAX_BYTES", 1 << 20)
     flood = ("import sys\nsys.stdout.write('first line\\n')\nfor _ in range(400): "
              "sys.stdout.write('x' * 65535 + '\\n')\nsys.stdout.flush()\n" + CLAIM)
     task = suite["settings.about.reach"]
@@ -151,7 +151,7 @@ def test_what_a_program_said_just_before_it_exited_is_kept_under_a_held_up_reade
     program = subprocess.Popen([sys.executable, "-c", LAST_WORDS, str(flag)],
                                stderr=subprocess.PIPE)
     assert program.stderr is not None
-    output = bounds.CappedOutput(program.stderr, tmp_path / "agent.stderr")
+    output = capped_output.CappedOutput(program.stderr, tmp_path / "agent.stderr")
     was = sys.getswitchinterval()
     # The harness's threads (bridge, simulator) can keep the reader from running: this thread
     # holds the interpreter, never blocking, so the reader's wait ends empty while the program

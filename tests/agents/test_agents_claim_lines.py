@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from phoneshell.agents import bounds, make_agent
+from phoneshell.agents import capped_output, make_agent
 from phoneshell.agents.environment import MAX_CLAIM_BYTES, ClaimLines, parse_claim_line
 from phoneshell.evidence import Claim
 from phoneshell.runner import AttemptPlan, Rig, open_rig, run_attempt
@@ -77,7 +77,7 @@ def test_claim_lines_find_the_last_claim_however_the_output_is_cut_into_reads() 
         said = ClaimLines()
         at = 0
         while at < len(out):  # reads of any size, as a pipe gives them
-            size = draw.choice((1, 3, 17, bounds.READ_CHUNK))
+            size = draw.choice((1, 3, 17, capped_output.READ_CHUNK))
             said.feed(out[at:at + size])
             at += size
         assert said.end() == last_line_claim(out), out[:200]

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from agents.command_attempt import attempt
 
-from phoneshell.agents import bounds, make_agent
+from phoneshell.agents import bounds, capped_output, make_agent
 from phoneshell.agents.environment import (
     CLAIM_FILE,
     GRADED,
@@ -287,7 +287,7 @@ def test_a_huge_stdout_is_read_in_chunks_and_a_huge_claim_is_cut(
 
 def test_claim_lines_are_found_past_lines_too_long_to_be_one() -> None:
     claim = json.dumps({"status": "gave_up", "summary": "ok"})
-    chunk = bounds.READ_CHUNK
+    chunk = capped_output.READ_CHUNK
 
     def last_claim(out: bytes) -> ClaimLines:
         lines = ClaimLines()

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from small_disk import ballast, small_disk
 
-from phoneshell.agents import bounds
+from phoneshell.agents import bounds, capped_output
 from phoneshell.agents.sandbox import Sandbox
 from phoneshell.agents.turn import run_turn
 from phoneshell.errors import RunError
@@ -64,7 +64,7 @@ def test_an_output_copy_the_disk_refuses_ends_the_copy_not_the_thread(disk: Path
     crashed: list[BaseException | None] = []
     hook, threading.excepthook = threading.excepthook, lambda a: crashed.append(a.exc_value)
     try:
-        kept = bounds.CappedOutput(os.fdopen(read, "rb"), disk / "agent.stdout")
+        kept = capped_output.CappedOutput(os.fdopen(read, "rb"), disk / "agent.stdout")
         os.write(write, b"its last words\n" * 1000)
         os.close(write)
         kept.finish()
