@@ -9,9 +9,11 @@ a `pids` cgroup and first to go when memory runs out. It sees the system, the Py
 package (less its task files, simulator and attack families), the files its command line names
 and `PHONESHELL_SANDBOX_SHARE`; writable, only its scratch folder (its HOME) and its own /tmp.
 Each item gets a fresh scratch folder holding a copy of the item (item.json, frames/) and
-nothing else; the judgeset (its labels, the other items), the folders it was built from (`hide`,
-once before the first item) and the harness's processes are out of sight, even where they lie
-inside what the sandbox shows, and a command line naming a file in them is refused.
+nothing else, and a command agent's PATH (the harness's Python's bin folder first, so `python`
+is the one running phoneshell); the judgeset (its labels, the other items), the folders it was
+built from (`hide`, once before the first item) and the harness's processes are out of sight,
+even where they lie inside what the sandbox shows, and a command line naming a file in them is
+refused.
 `--sandbox none` (or a machine where no sandbox works, under `auto`) runs it unconfined, as
 before: said at the start, recorded in judge.json and score.json, and every report of it says
 its scores are not tamper-proof.
@@ -41,6 +43,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from phoneshell.agents import agent_user, programs, sandbox, sandbox_choice
+from phoneshell.agents.command import harness_path
 from phoneshell.agents.turn import Turn, run_turn
 from phoneshell.errors import RunError
 from phoneshell.judges.base import JUDGES, Judge, JudgeOptions, Reply, Shown
@@ -143,7 +146,7 @@ class CommandJudge:
                                 "frames": frames, "sampled": shown.sampled,
                                 "long_edge": self.options.long_edge})
             env = {**sandbox.environment(dict(os.environ), scratch, self.box.confines),
-                   ITEM_DIR: str(folder)}
+                   "PATH": harness_path(), ITEM_DIR: str(folder)}
             self._check(env, scratch)
             try:
                 argv = self._wrap([SHELL, "-c", self.command], scratch)

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from phoneshell import __version__
+from phoneshell.audit import Action
 from phoneshell.errors import EvidenceError
 from phoneshell.evidence import Evidence, load_evidence
 from phoneshell.frames import DEFAULT_LONG_EDGE, FrameError, scale_png
@@ -93,6 +94,8 @@ class Built:
     label: LabelRow
     pngs: tuple[bytes, ...]
     """The frames' bytes, in the item's frame order."""
+    key: str
+    """What makes it the same trajectory as another item (`content_key`)."""
 
 
 def gather(sources: Sources) -> tuple[Gathered, list[Task]]:
@@ -227,13 +230,29 @@ def build_item(draft: Draft, frames: _Frames, frame_px: int,
         agent=draft.agent, attempt=first.attempt if first else 0, tags=draft.tags,
         detail=draft.detail, evidence=str(draft.evidence), step_frames=bool(taken),
         unverified=draft.unverified)
-    return Built(item, label, tuple(pngs))
+    return Built(item, label, tuple(pngs), content_key(item, acts, pngs))
 
 
-def content_key(item: JudgeItem) -> str:
-    """What makes two items the same to a judge: instruction, actions and claim."""
-    claim = item.claim.to_plain() if item.claim else None
-    text = json.dumps([item.instruction, [s.action for s in item.steps], claim])
+def _logged(action: Action) -> dict[str, object]:
+    """An action as the audit log holds it, less what differs between any two plays (its
+    sequence number, times, and WDA's element id)."""
+    return {"kind": action.kind, "ok": action.ok, "error": action.error,
+            "params": {k: v for k, v in action.params.items() if k != "element"},
+            "target": action.target.to_plain() if action.target else None,
+            "field": action.field.to_plain() if action.field else None,
+            "app_before": action.app_before, "app_after": action.app_after}
+
+
+def content_key(item: JudgeItem, acts: Sequence[Action], pngs: Sequence[bytes]) -> str:
+    """What makes two items the same trajectory: the instruction, the claim, the item as a
+    judge is shown it, every logged action whole (every param, all the text typed, the target
+    with its full label) and the digest of every frame; never the words alone, which cut long
+    values and leave params out (two attempts typing 395 and 439 characters read alike)."""
+    shown = item.to_plain()
+    shown.pop("id", None)
+    text = json.dumps([shown, [_logged(a) for a in acts],
+                       [hashlib.sha256(png).hexdigest() for png in pngs]],
+                      sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -262,8 +281,8 @@ def build_judgeset(out: Path, sources: Sources, frame_px: int = DEFAULT_LONG_EDG
                    progress: Progress = lambda line: None) -> JudgeSetManifest:
     """Build the judgeset in `out` (an empty folder, or an earlier judgeset, replaced).
 
-    An item whose instruction, actions, claim and label an earlier one already has is left
-    out (a null run and the attack's null finish are the same trajectory), and counted; a run's
+    An item whose instruction, actions (whole, as logged), frames, claim and label an earlier
+    one already has is left out (a null run and the attack's null finish are the same trajectory), and counted; a run's
     attempt it stood for is judged through the earlier item (attempts.jsonl). The same
     trajectory with the other label is an item of its own, counted in `both_ways`.
     """
@@ -290,7 +309,7 @@ def build_judgeset(out: Path, sources: Sources, frame_px: int = DEFAULT_LONG_EDG
             found.excluded.append(Excluded(origin=draft.origin, what=str(draft.evidence),
                                            reason=why))
             continue
-        key = (content_key(one.item), one.label.label)
+        key = (one.key, one.label.label)
         if key in seen:
             duplicates += 1
             made[n] = (seen[key], True)

@@ -3,19 +3,20 @@
 A judge's reply may hold more than one JSON object: models quote what they read, and what they
 read holds the agent's words (its report, the text it typed), where an agent can leave a
 ready-made `{"success": true}`. So no object wins by its place in the reply. Every object with a
-`success` is a candidate; one the agent wrote (the same JSON as an object in its words) is a
-quote and never the judge's verdict, unless the reply is that object and nothing else; the
-judge's own candidates must all say the same JSON boolean, or the answer is invalid.
+`success` is a candidate, wherever it starts; one the agent wrote (the same JSON as an object
+anywhere in its words, raw or as quoted to the judge, at any depth) is a quote and never the
+judge's verdict, unless the reply is that object and nothing else; the judge's own candidates
+must all say the same JSON boolean, or the answer is invalid.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from phoneshell.judges.base import CONFIDENCES, MISTAKE_TYPES
+from phoneshell.judges.words import claim_words, literals
 from phoneshell.records import JudgeItem
 
 
@@ -31,7 +32,7 @@ class Verdict:
     """Why the answer is invalid ("" when it is a verdict)."""
 
 
-_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
+_DECODER = json.JSONDecoder()
 
 
 def _as_object(text: str) -> dict[str, object] | None:
@@ -45,32 +46,58 @@ def _as_object(text: str) -> dict[str, object] | None:
     return found if isinstance(found, dict) else None
 
 
+def _object_at(text: str, at: int) -> tuple[dict[str, object] | None, int]:
+    """The JSON object that starts at `text[at]` (a `{`) and where it ends, or None."""
+    try:
+        found, end = _DECODER.raw_decode(text, at)
+    except (ValueError, RecursionError):
+        return None, at + 1
+    return (found, end) if isinstance(found, dict) else (None, at + 1)
+
+
 def json_objects(text: str) -> list[dict[str, object]]:
-    """The JSON objects of `text` in the order they appear: the whole text when it is one;
-    else each fenced block and each line outside the fences that is one; else the span from
-    the first `{` to the last `}`."""
-    whole = _as_object(text)
-    if whole is not None:
-        return [whole]
+    """The JSON objects of `text` in the order they appear, each wherever it starts (a line, a
+    fenced block, mid-sentence, next to other braces); an object inside one found is part of
+    it, not one more."""
     found: list[dict[str, object]] = []
-    at = 0
-    for fence in [*_FENCE.finditer(text), None]:
-        outside = text[at:fence.start() if fence else len(text)]
-        found += [o for o in map(_as_object, outside.splitlines()) if o is not None]
-        if fence:
-            found += [o for o in [_as_object(fence.group(1))] if o is not None]
-            at = fence.end()
-    if not found and "{" in text and "}" in text:
-        found = [o for o in [_as_object(text[text.index("{"):text.rindex("}") + 1])] if o]
+    at = text.find("{")
+    while at >= 0:
+        one, end = _object_at(text, at)
+        if one is not None:
+            found.append(one)
+        at = text.find("{", end)
+    return found
+
+
+def _every_object(text: str) -> list[dict[str, object]]:
+    """Every JSON object in `text` at any depth: each `json_objects` finds, the objects inside
+    them, and those in their strings (an object the agent wrote inside another, or escaped in a
+    JSON string, is one a judge can quote on its own)."""
+    found: list[dict[str, object]] = []
+    texts = [text]
+    while texts:
+        values: list[object] = list(json_objects(texts.pop()))
+        while values:
+            value = values.pop()
+            if isinstance(value, dict):
+                found.append(value)
+                values += value.values()
+            elif isinstance(value, list):
+                values += value
+            elif isinstance(value, str) and "{" in value:
+                texts.append(value)
     return found
 
 
 def agent_texts(item: JudgeItem) -> list[str]:
-    """What the agent wrote into what a judge is shown: its claim's answer and summary, and
-    the words and text params of its actions (typed text, bundle ids, URLs)."""
+    """What the agent wrote into what a judge is shown, raw and as the judge reads it: its
+    claim's answer and summary and their words in the prompt, the words of its actions (where
+    the labels of what it tapped, a note's title, typed text and the phone's errors are quoted),
+    and the text params of its actions (typed text whole, bundle ids, URLs)."""
     texts = [item.claim.answer, item.claim.summary] if item.claim else []
+    texts += [claim_words(item.claim), *(step.action for step in item.steps)]
     for step in item.steps:
-        texts += [step.action, *(v for v in step.params.values() if isinstance(v, str))]
+        texts += [v for v in step.params.values() if isinstance(v, str)]
     return texts
 
 
@@ -80,19 +107,26 @@ def _candidates(text: str, quoted: Iterable[str]) -> tuple[list[dict[str, object
     found = [o for o in json_objects(text) if "success" in o]
     if len(found) == 1 and _as_object(text) is not None:
         return found, 0  # the reply is one object and nothing else: the judge's own answer
-    agents = {_canonical(o) for t in quoted if "success" in t for o in json_objects(t)}
+    # each text as given and every value quoted in it, unquoted: a label holding `'` is `\'` in
+    # the words, which no JSON reader takes, and is the label itself in a judge's quote
+    texts = [one for t in quoted for one in (t, *literals(t))]
+    agents = {_canonical(o) for t in texts for o in _every_object(t)}
     own = [o for o in found if _canonical(o) not in agents]
     return own, len(found) - len(own)
 
 
 def _canonical(data: dict[str, object]) -> str:
     """One spelling of an object (keys sorted; `true` is never `1`), to tell a quote."""
-    return json.dumps(data, sort_keys=True, ensure_ascii=False)
+    try:
+        return json.dumps(data, sort_keys=True, ensure_ascii=False)
+    except (ValueError, RecursionError):  # nested past what can be spelled: like no other
+        return f"<unspelled {id(data)}>"
 
 
 def read_answer(text: str, quoted: Sequence[str] = ()) -> Verdict:
     """Read a verdict strictly: every candidate's `success` the same JSON boolean (not "true",
-    1 or null); `quoted` are the agent's words the judge was shown (`agent_texts`)."""
+    1 or null); `quoted` are the agent's words the judge was shown (`agent_texts`), each of its
+    objects a quote wherever it lies in them (and in the values they quote)."""
     own, agents = _candidates(text, quoted)
     if not own:
         if agents:

@@ -5,9 +5,14 @@ what the agent says it did. Every value in them that the agent chose or the phon
 typed, bundle ids, URLs, labels, buttons, directions, routes, the phone's error messages, the
 claim) is quoted one way, `untrusted.quoted`: a literal on one line, so no newline or quote in
 it can pass for the harness's own words; only numbers are shown bare. A sentence is one line.
+A value cut short is cut outside its quotes ("'abc' (cut: 439 characters, 200 shown)"), so the
+cut never reads as the agent's text, nor the agent's "..." as a cut.
 """
 
 from __future__ import annotations
+
+import ast
+import re
 
 from phoneshell.audit import Action
 from phoneshell.records import Claim, Scalar
@@ -36,7 +41,28 @@ def _quoted(value: Scalar, shown: int = TEXT_SHOWN) -> str:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return str(value)
     text = str(value)
-    return quoted(text if len(text) <= shown else text[:shown] + "...")
+    if len(text) <= shown:
+        return quoted(text)
+    return f"{quoted(text[:shown])} (cut: {len(text)} characters, {shown} shown)"
+
+
+# A literal `untrusted.quoted` wrote (Python's repr of a str): the harness's own words hold no
+# quote character, so every quote in a sentence opens one of these.
+_LITERAL = re.compile(r"'(?:[^'\\\n]|\\.)*'" r'|"(?:[^"\\\n]|\\.)*"')
+
+
+def literals(words: str) -> list[str]:
+    """The values quoted in `words` (a sentence, or `claim_words`), as the agent or the phone
+    wrote them: a tapped label, typed text (as far as it is shown), an error message."""
+    found = []
+    for match in _LITERAL.finditer(words):
+        try:
+            value = ast.literal_eval(match.group())
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            continue
+        if isinstance(value, str):
+            found.append(value)
+    return found
 
 
 def _element(action: Action) -> str:
