@@ -36,8 +36,16 @@ from pathlib import Path
 
 from phoneshell import behalf
 from phoneshell.agents import walk
-from phoneshell.agents.disk_share import (BYTES, FILES, FREED, SHARE_LOCK, WATCHED, WRITTEN,
-                                          Share, delete_counted)
+from phoneshell.agents.disk_share import (
+    BYTES,
+    FILES,
+    FREED,
+    SHARE_LOCK,
+    WATCHED,
+    WRITTEN,
+    Share,
+    delete_counted,
+)
 from phoneshell.agents.own_writes import counted, held_unlinked
 from phoneshell.errors import RunError
 
@@ -158,7 +166,7 @@ class DiskWatch:
                 Share(files, max(files - FOLDER_MAX_FILES, HARNESS_ROOM_FILES),
                        HARNESS_ROOM_FILES, made, others[FILES]) if files is not None else
                 Share(1 << 62, (1 << 62) - FOLDER_MAX_FILES, 0, made, others[FILES]))
-            for share, seen in zip(self.shares, freed):
+            for share, seen in zip(self.shares, freed, strict=True):
                 share.own, share.seen_free, share.seen_freed = share.own_at_start, \
                     share.free_at_start, seen
                 share.seen_others = share.others_at_start

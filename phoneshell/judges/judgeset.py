@@ -282,9 +282,10 @@ def build_judgeset(out: Path, sources: Sources, frame_px: int = DEFAULT_LONG_EDG
     """Build the judgeset in `out` (an empty folder, or an earlier judgeset, replaced).
 
     An item whose instruction, actions (whole, as logged), frames, claim and label an earlier
-    one already has is left out (a null run and the attack's null finish are the same trajectory), and counted; a run's
-    attempt it stood for is judged through the earlier item (attempts.jsonl). The same
-    trajectory with the other label is an item of its own, counted in `both_ways`.
+    one already has is left out (a null run and the attack's null finish are the same
+    trajectory), and counted; a run's attempt it stood for is judged through the earlier item
+    (attempts.jsonl). The same trajectory with the other label is an item of its own, counted
+    in `both_ways`.
     """
     found, tasks = gather(sources)
     for line in found.warnings:

@@ -39,7 +39,6 @@ from phoneshell.tasks import Task, check_tasks, load_tasks
 from phoneshell.tasks.tags import distinct_tags
 from phoneshell.untrusted import named, one_line, quoted
 
-
 TIMELINE_LINES = 2000
 """The most lines of the audit log a report keeps of one attempt (for its timeline): an agent's
 turn may write thousands, and a person reads the start."""

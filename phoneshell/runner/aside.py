@@ -24,8 +24,8 @@ from pathlib import Path
 
 from phoneshell.errors import RunError
 from phoneshell.records import RecordError, RunManifest, chain_of
-from phoneshell.runner import stop
 from phoneshell.records.layout import ATTEMPTS, INCOMPLETE, MANIFEST, RESULTS
+from phoneshell.runner import stop
 from phoneshell.runner.folder import read_results
 from phoneshell.seal import (
     MAX_SEALED_BYTES,

@@ -27,8 +27,16 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING
 
-from phoneshell.sim.layout import (button, image, large_title_shown, line_count, search_field,
-                                   text, text_width, wrap)
+from phoneshell.sim.layout import (
+    button,
+    image,
+    large_title_shown,
+    line_count,
+    search_field,
+    text,
+    text_width,
+    wrap,
+)
 from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll
 
 if TYPE_CHECKING:

@@ -35,12 +35,12 @@ os.makedirs(f"{d}/node_modules/typescript/bin")
 open(f"{d}/node_modules/typescript/bin/tsc", "w").write("#!/usr/bin/env node\\n")
 os.makedirs(f"{d}/node_modules/.bin")
 os.symlink("../typescript/bin/tsc", f"{d}/node_modules/.bin/tsc")
-os.mkfifo(f"{d}/%s")
+os.mkfifo(f"{d}/TRAP")
 s = wda.Client(os.environ["PHONESHELL_WDA_URL"]).session("com.apple.calculator")
 for name in ["4", "7", "multiply", "9", "equals"]:
     s(name=name).tap()
 subprocess.run(["phoneshell", "finish", "--status", "done", "--summary", "47x9"], check=True)
-""" % TRAP
+""".replace("TRAP", TRAP)
 
 
 def _note_parts(note: str) -> dict[str, str]:

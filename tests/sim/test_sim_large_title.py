@@ -69,7 +69,7 @@ def test_a_row_scrolled_to_where_the_large_title_was_shows_and_takes_its_tap() -
         centre = general.bounds.y + general.bounds.height // 2
         session.swipe(200, 700, 200, 700 - (centre - 142), 1.0)
         general = session(label="General", className="Button").get(timeout=2)
-        assert 116 <= general.bounds.y and general.bounds.y + general.bounds.height <= 168
+        assert general.bounds.y >= 116 and general.bounds.y + general.bounds.height <= 168
         assert general.info["visible"] is True
         session.click(200, 142)
         assert session(className="NavigationBar", name="General").wait(timeout=2)

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import pytest
 import wda
-from tests.sim.test_sim_sheet_swipe import SHEETS
 
 from phoneshell.sim import SimServer
 from phoneshell.sim.touch_paths import hit_path
 from phoneshell.sim.ui import Node
+from tests.sim.test_sim_sheet_swipe import SHEETS
 
 
 def _walk(node: Node) -> list[Node]:
