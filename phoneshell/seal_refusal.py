@@ -15,9 +15,10 @@ from pathlib import Path
 
 from phoneshell.errors import PhoneshellError, RunError
 from phoneshell.records import RecordError, RunManifest, read_record
+from phoneshell.records.layout import MANIFEST
 from phoneshell.runner.folder import writer
 from phoneshell.runner.lines import resume_command
-from phoneshell.seal import MANIFEST, Unsealed, split_unchecked
+from phoneshell.seal import Unsealed, split_unchecked
 from phoneshell.untrusted import named
 
 __all__ = ["refuse_mismatch", "refuse_not_a_run", "require_verified"]

@@ -319,7 +319,8 @@ class DiskWatch:
                 break
             time.sleep(0.05)
         if short or self.suspect:
-            self.short(_free(self.folder)[BYTES], unkept)
+            free, _ = _free(self.folder)
+            self.short(free, unkept)
         return unkept
 
     def _short(self) -> bool:

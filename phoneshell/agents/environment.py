@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import cast
 
 from phoneshell.agents.chat_api import storable_json
 from phoneshell.errors import RunError
@@ -132,7 +133,8 @@ def claim_of(text: str, where: str, defaults: dict[str, object]) -> Claim:
         data = None
     if not isinstance(data, dict):
         return ClaimFile.parse(text, where).claim  # refused, saying why
-    return ClaimFile.of({**defaults, **storable_json(data)}, where).claim
+    stored = cast(dict[str, object], storable_json(data))  # a dict stays one, its strings storable
+    return ClaimFile.of({**defaults, **stored}, where).claim
 
 
 def parse_claim_line(line: str) -> Claim | None:
