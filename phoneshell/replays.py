@@ -57,17 +57,19 @@ from phoneshell.runner.attempt import run_attempt
 from phoneshell.runner.folder import new_run_id
 from phoneshell.runner.leftovers import delete_left
 from phoneshell.runner.plan import AttemptPlan
-from phoneshell.runner.rig import Rig
+from phoneshell.runner.rig import Rig, RigDown
 from phoneshell.runner.stop import stopped_by
+from phoneshell.runner.unwritten import REASON
 from phoneshell.runner.workers import Progress, labelled, rig_for
 from phoneshell.seal import verify_run
 from phoneshell.seal_refusal import require_verified
 from phoneshell.tasks import Task
 
 R = TypeVar("R")
-StopKind = Literal["down", "interrupted"]
-"""What stopped a phone's replays: the phone went down (`phoneshell doctor` checks it), or a
-stop signal (Ctrl-C, SIGTERM, SIGHUP)."""
+StopKind = Literal["down", "folder", "interrupted"]
+"""What stopped a phone's replays: the phone went down (`phoneshell doctor` checks it), the run
+folder would not take a write (`runner.unwritten`: its storage, never the phone), or a stop
+signal (Ctrl-C, SIGTERM, SIGHUP)."""
 
 
 @dataclass(frozen=True)
@@ -192,7 +194,8 @@ class Swapper:
         done = run_attempt(plan, self.rig, self._agent(b))
         if done.rig_down or done.interrupted:  # Ctrl-C or SIGTERM: what is left is not run
             self.housekeeping.played += 1
-            self.halt("down" if done.rig_down else "interrupted",
+            folder = done.row.skip_reason.startswith(REASON)  # `unwritten.said`'s words
+            self.halt(("folder" if folder else "down") if done.rig_down else "interrupted",
                        done.row.skip_reason if done.rig_down or done.row.skipped else
                        f"interrupted ({stopped_by(stop.again())})")
         else:
@@ -337,7 +340,10 @@ def open_swappers(device: str | None, runs_dir: Path, replay_from: Path | None =
         with stop.tidying() as tidying:
             for swapper in swappers:
                 if not swapper.stopped:
-                    swapper.note(swapper.housekeeping.finish())
+                    try:
+                        swapper.note(swapper.housekeeping.finish())
+                    except RigDown as exc:  # the run folder's, said so; the others tidy
+                        swapper.note(f"{exc.message}; {exc.hint}")
         if tidying.held is not None:
             raise tidying.held
 

@@ -48,7 +48,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from phoneshell.errors import DISK_FULL, STORAGE, RunError
+from phoneshell.errors import STORAGE, RunError, mend
 from phoneshell.kept import changed_hint
 from phoneshell.records import (
     LatestSeal,
@@ -344,8 +344,7 @@ def _unsealed_hint(exc: OSError, run_dir: Path, run: str) -> str:
     else (a folder in its place) is the folder changed behind the harness."""
     if exc.errno not in STORAGE:
         return changed_hint(run_dir)
-    mend = "free some space" if exc.errno in DISK_FULL else "mend the storage"
-    return (f"{mend}, then `phoneshell run --resume {run}` goes on from the run's last seal "
+    return (f"{mend(exc)}, then `phoneshell run --resume {run}` goes on from the run's last seal "
             "(what was written after it is set aside and played again)")
 
 

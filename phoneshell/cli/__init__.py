@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import TextIO, cast
 
 from phoneshell import __version__
-from phoneshell.cli.disk_full import (REFUSED, STORAGE, no_temp_folder, output_refused,
-                                      unwritable)
+from phoneshell.cli.disk_full import (REFUSED, STORAGE, check_temp_folder, no_temp_folder,
+                                      output_refused, unwritable)
 from phoneshell.errors import PhoneshellError, TaskFileError
 from phoneshell.runner.stop import stop_signals, stopped_line
 from phoneshell.untrusted import carried, visible
@@ -191,8 +191,14 @@ def _main(argv: Sequence[str] | None) -> int:
             return EXIT_UNUSABLE
 
 
+TEMP_USERS = ("run", "attack", "baseline")
+"""The commands that play attempts, whose temporary folder is checked before any phone."""
+
+
 def _command(args: argparse.Namespace) -> int:
     try:
+        if args.command in TEMP_USERS:  # a full /tmp is said before any phone, never in an attempt
+            check_temp_folder(args)
         code: int = args.run(args)
         return code
     except PhoneshellError as exc:

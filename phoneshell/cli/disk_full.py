@@ -11,6 +11,7 @@ import argparse
 import ast
 import io
 import sys
+import tempfile
 from pathlib import Path, PurePath
 
 from phoneshell.errors import DISK_FULL, REFUSED, STORAGE, PhoneshellError, mend
@@ -50,6 +51,11 @@ def no_temp_folder(exc: OSError, args: argparse.Namespace) -> PhoneshellError | 
         tried = [str(f) for f in ast.literal_eval(str(exc.strerror).partition(" found in ")[2])]
     except (SyntaxError, ValueError, TypeError):
         tried = []
+    return _temp_refused(tried, args)
+
+
+def _temp_refused(tried: list[str], args: argparse.Namespace) -> PhoneshellError:
+    """The error for temporary folders `tried` that take no write (`no_temp_folder`)."""
     runs = _runs(args)
     return PhoneshellError(
         f"no temporary folder takes writes ({', '.join(tried) or 'TMPDIR, /tmp, /var/tmp'}): "
@@ -57,6 +63,30 @@ def no_temp_folder(exc: OSError, args: argparse.Namespace) -> PhoneshellError | 
         hint=f"free some space in {tried[0] if tried else '/tmp'} (or raise `ulimit -f`), or "
              "set TMPDIR to a folder that takes writes, then "
              + (_after_run(args) if runs is not None else "run the command again"))
+
+
+TEMP_PROBE_BYTES = 1 << 10
+"""What `check_temp_folder` writes: more than `tempfile`'s own 4-byte probe, so a folder a
+few bytes short of full is found too."""
+
+
+def check_temp_folder(args: argparse.Namespace) -> None:
+    """Refuse, before any phone, a command whose temporary folder takes no write: the folder
+    `tempfile` picks, written `TEMP_PROBE_BYTES` and removed. Its first use may come inside an
+    attempt (a sandbox's check, a program's scratch), where a refusal would be the attempt's.
+
+    Raises:
+        PhoneshellError: no temporary folder takes a write (`no_temp_folder`'s words).
+    """
+    folder = ""
+    try:
+        folder = tempfile.gettempdir()
+        with tempfile.TemporaryFile(dir=folder) as probe:
+            probe.write(bytes(TEMP_PROBE_BYTES))
+            probe.flush()
+    except OSError as exc:
+        raise (no_temp_folder(exc, args) or _temp_refused([folder] if folder else [], args)
+               ) from exc
 
 
 def output_refused(exc: OSError, stream: str, target: str) -> PhoneshellError:
@@ -152,5 +182,5 @@ def _left_here(runs: Path) -> list[Path]:
     return [f for f in folders if writer(f) is None and not (f / MANIFEST).exists()]
 
 
-__all__ = ["DISK_FULL", "REFUSED", "STORAGE", "disk_full", "no_temp_folder", "output_refused",
-           "unwritable"]
+__all__ = ["DISK_FULL", "REFUSED", "STORAGE", "check_temp_folder", "disk_full", "no_temp_folder",
+           "output_refused", "unwritable"]

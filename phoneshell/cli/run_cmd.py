@@ -21,6 +21,7 @@ from phoneshell.runner import RunOptions, run_suite
 from phoneshell.runner.folder import check_new_run, check_runs_dir, load_manifest
 from phoneshell.runner.lines import resume_command, summary_document, summary_lines
 from phoneshell.runner.resume import check_resume_device, refuse_contradictions
+from phoneshell.runner.run import stop_hint
 from phoneshell.tasks import PATHS_HELP, default_task_paths
 
 
@@ -126,9 +127,7 @@ def run_run(args: argparse.Namespace) -> int:
               "tamper-proof, whatever a report of it says", file=sys.stderr if as_json else None)
     if summary.stopped:  # a phone went down: said as every stop is, with the way on
         print(f"error: run {summary.run_id} stopped early: {summary.stopped}", file=sys.stderr)
-        print(f"hint: continue it once what stopped it is mended: "
-              f"{resume_command(options.runs_dir, summary.run_id, options.device, options.sandbox)}"
-              " (`phoneshell doctor "
-              "--device ...` checks the chain to a phone)", file=sys.stderr)
+        again = resume_command(options.runs_dir, summary.run_id, options.device, options.sandbox)
+        print(f"hint: {stop_hint(summary.stopped, again)}", file=sys.stderr)
         return 2
     return 0 if summary.all_passed else 1

@@ -55,12 +55,13 @@ from phoneshell.runner.resume import (
 from phoneshell.runner.selection import load_runnable, select_tasks
 from phoneshell.runner.session import RunOptions, RunSummary
 from phoneshell.runner.stop import stopped_line
+from phoneshell.runner.unwritten import REASON, mended, said_error
 from phoneshell.runner.workers import Progress, Workers
 from phoneshell.seal import Sealer, load_key, refuse_stale
 from phoneshell.untrusted import visible
 
 __all__ = ["Progress", "RunInterrupted", "RunOptions", "RunSummary", "captures_frames",
-           "run_suite", "sandbox_for", "unconfined_line"]
+           "run_suite", "sandbox_for", "stop_hint", "unconfined_line"]
 
 
 class RunInterrupted(RunError):
@@ -247,5 +248,14 @@ def _go(run: Workers, devices: Sequence[DeviceHandle], again: str) -> None:
         summary.stopped = "; ".join(run.down) or "stopped"
         if not summary.rows:
             raise RunError(f"run {folder.run_id} did not start: {summary.stopped}",
-                           hint="`phoneshell doctor --device ...` checks the chain; then "
-                                f"`{again}`")
+                           hint=stop_hint(summary.stopped, again))
+
+
+def stop_hint(stopped: str, again: str) -> str:
+    """The hint for a run that stopped early (`stopped`, the phones' reasons) with `again` the
+    command that goes on: what mends the run folder when it was the folder's
+    (`unwritten.mended`), never the phone's chain; else `phoneshell doctor`."""
+    if REASON in stopped:
+        return f"{mended(said_error(stopped))}, then `{again}`"
+    return (f"continue it once what stopped it is mended: `{again}` (`phoneshell doctor "
+            "--device ...` checks the chain to a phone)")

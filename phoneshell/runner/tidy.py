@@ -56,7 +56,7 @@ from phoneshell.checks.effects import starts_at_none, starts_with_some
 from phoneshell.device import ProbeError, run_probe, run_rows
 from phoneshell.device.device_state import read_device_state, set_device_state
 from phoneshell.device.probes import CLOCK
-from phoneshell.errors import STORAGE, DeviceError, StepError, mend
+from phoneshell.errors import DeviceError, StepError
 from phoneshell.runner.counts import Count, count_start
 from phoneshell.runner.leftovers import (
     ALARMS,
@@ -71,7 +71,7 @@ from phoneshell.runner.leftovers import (
 from phoneshell.runner.owner import OwnerWatch, watch_owner
 from phoneshell.runner.owner_tabs import front
 from phoneshell.runner.rig import Rig, RigDown
-from phoneshell.runner.unwritten import said
+from phoneshell.runner.unwritten import mended, said
 from phoneshell.runner.wda_state import reset_found
 from phoneshell.tasks import Step, Task
 from phoneshell.xcui import SAFARI
@@ -201,20 +201,30 @@ class PhoneTidy:
         """When the run is stopped during an attempt: count it as played (its agent may have
         left something, and the owner watch did not follow it to the end), then `finish`."""
         self.played += 1
-        return self.finish()
+        try:
+            return self.finish()
+        except RigDown as exc:  # the run stops for the signal; the folder's error is said
+            return f"{exc.message}; {exc.hint}"
 
     def finish(self) -> str:
         """After the last attempt (or when the run is stopped): tidy what was left since the
         last tidying, if any attempt was played since, and delete what the agents left of what
         the run started from none of. Not before: the next attempt that starts from none of it
         fails for it (`counts.start_state`), as it should; and the run tab a tidying put in
-        front, even when the last attempt was a tidying's (its tab came after it)."""
-        said = (self.close() if self.played % TIDY_EVERY or self.fronted else "",
-                delete_left(self.rig, self.run_id, self.none_at_start | self._going_left()),
-                delete_rows_left(self.rig, self.run_id, self._wholes()) if self.played else "",
-                self.owner.summary(self.run_id) if self.owner is not None else "",
-                self._hold_back())
-        return "; ".join(line for line in said if line)
+        front, even when the last attempt was a tidying's (its tab came after it).
+
+        Raises:
+            RigDown: the bridge refused a read or an action of it because the run's audit log
+                could not be written: the run folder's fault, never the phone's (`_logged`).
+        """
+        unlogged = self.rig.bridge.writer.unwritten(self.run_id)[0]
+        lines = (self.close() if self.played % TIDY_EVERY or self.fronted else "",
+                 delete_left(self.rig, self.run_id, self.none_at_start | self._going_left()),
+                 delete_rows_left(self.rig, self.run_id, self._wholes()) if self.played else "",
+                 self.owner.summary(self.run_id) if self.owner is not None else "",
+                 self._hold_back())
+        _logged(self.rig, self.run_id, unlogged)
+        return "; ".join(line for line in lines if line)
 
     def _hold_back(self) -> str:
         """Turn the phone back as its owner held it when the run began ("" when upright)."""
@@ -341,10 +351,8 @@ def _logged(rig: Rig, run_id: str, before: int) -> None:
         RigDown: the run folder refused a line of the audit log.
     """
     count, error = rig.bridge.writer.unwritten(run_id)
-    if count > before and error is not None:
-        raise RigDown(said(error), hint=f"{mend(error)} (the run folder cannot be written: no "
-                                        "phone was at fault)" if error.errno in STORAGE
-                      else "give --runs a folder this user can write")
+    if count > before and error is not None:  # chained: the worker finds the folder's error
+        raise RigDown(said(error), hint=mended(error)) from error
 
 
 def _upright(rig: Rig, run_id: str) -> tuple[str, str]:

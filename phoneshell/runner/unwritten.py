@@ -13,17 +13,22 @@ before; a refusal there is its failure. Reads only; never writes anything.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from bridge.audit_log import AuditWriter
-from phoneshell.errors import DISK_FULL, REFUSED, STORAGE
-from phoneshell.records.layout import ATTEMPTS, SCRATCH
+from phoneshell.errors import DISK_FULL, REFUSED, STORAGE, mend
+from phoneshell.records import RecordError, read_bytes
+from phoneshell.records.layout import ATTEMPTS, RESULTS, SCRATCH
 
 REASON = "the run folder could not be written"
 KEPT = ("every row written before it is kept, and --resume plays again what was not recorded "
         "(an attempt written after the last seal is set aside, not lost)")
-"""What a run stopped by its folder outside an attempt kept, said after `said`'s reason."""
+"""What a run stopped by its folder outside an attempt kept, said after `said`'s reason, when
+results.jsonl still holds every row the harness wrote (`kept`)."""
+RESULTS_BYTES = 1 << 32
+"""The most of results.jsonl read back to tell it whole (`kept.MAX_BYTES`'s bound)."""
 
 
 def unwritten_error(exc: BaseException, run_dir: Path) -> OSError | None:
@@ -71,6 +76,54 @@ def said(error: OSError | None) -> str:
     word = (error.strerror or str(error)) if error is not None else "an unknown error"
     where = f" ({error.filename})" if error is not None and error.filename else ""
     return f"{REASON}: {word}{where}"
+
+
+def kept(run_dir: Path, written: bytes) -> str:
+    """What a run stopped by its folder kept, said after `said`'s reason: `KEPT` only when
+    results.jsonl holds exactly the rows the harness wrote (`written`, `Sealer.kept`); else
+    what is wrong with it. An unconfined agent can delete or replace it in its turn, and the
+    refused write may be its doing (a folder put in its place)."""
+    path = run_dir / RESULTS
+    try:
+        found = read_bytes(path, RESULTS_BYTES) if path.exists() or path.is_symlink() \
+            else None
+    except RecordError as exc:
+        return _not_kept(path, f"it cannot be read back: {exc}")
+    if found is None:
+        return _not_kept(path, "it is gone" if written else "it was never written")
+    if found == written:
+        return KEPT
+    if found.startswith(written):  # a refused write's tail the file would not give back
+        return f"{KEPT}; {path} holds bytes after them that are no row phoneshell wrote"
+    return _not_kept(path, "it is not what phoneshell wrote there")
+
+
+def _not_kept(path: Path, what: str) -> str:
+    return (f"but {path} no longer holds the rows written before it ({what}: something other "
+            "than phoneshell changed it, as an agent run with --sandbox none can), so "
+            "--resume cannot go on from this folder: `phoneshell report` says what of the run "
+            "still holds; run again in a folder only phoneshell writes")
+
+
+def said_error(why: str) -> OSError | None:
+    """The error of the run folder a reason in `said`'s words names ("the run folder could not
+    be written: File too large (...)"), for its hint; None when `why` says no such error, or
+    one no errno of `STORAGE` or `REFUSED` words."""
+    _, found, rest = why.partition(f"{REASON}: ")
+    if not found:
+        return None
+    for code in (*STORAGE, *REFUSED):
+        if rest.startswith(os.strerror(code)):
+            return OSError(code, os.strerror(code))
+    return None
+
+
+def mended(error: OSError | None) -> str:
+    """The hint's first words for the run folder's `error`: what mends its storage
+    (`errors.mend`), or a folder this user can write; never the phone's (`doctor`)."""
+    if error is not None and error.errno in STORAGE:
+        return f"{mend(error)} (the run folder cannot be written: no phone was at fault)"
+    return "give --runs a folder this user can write (no phone was at fault)"
 
 
 @dataclass
@@ -125,5 +178,5 @@ def _agents(error: OSError, disk_user: bool, in_turn: bool) -> bool:
     return in_turn and disk_user and error.errno in DISK_FULL
 
 
-__all__ = ["KEPT", "REASON", "LogWatch", "folder_error", "rigs_error", "said",
-           "unwritten_error"]
+__all__ = ["KEPT", "REASON", "LogWatch", "folder_error", "kept", "mended", "rigs_error", "said",
+           "said_error", "unwritten_error"]

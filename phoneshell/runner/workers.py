@@ -34,7 +34,7 @@ from phoneshell.runner.folder import RunFolder, append_result, write_note
 from phoneshell.runner.lines import progress_line
 from phoneshell.runner.plan import AttemptPlan
 from phoneshell.runner.rig import Rig, RigDown, open_rig
-from phoneshell.runner.unwritten import KEPT, folder_error, said
+from phoneshell.runner.unwritten import folder_error, kept, said
 from phoneshell.runner.session import RunSummary
 from phoneshell.seal import Sealer
 from phoneshell.tasks import Task
@@ -140,8 +140,10 @@ class Workers:
         except Exception as exc:  # noqa: BLE001 - on a thread nobody else would see it
             refused = folder_error(exc, self.folder.run_dir)
             if refused is not None:  # every row before it is whole (`records.append_whole`)
-                with self.lock:
-                    self.down.append(f"{device.info.label}: {said(refused)}; {KEPT}")
+                with self.lock:  # what was kept, as the folder now holds it (`kept`)
+                    rows = bytes(self.sealer.kept.results)
+                    self.down.append(f"{device.info.label}: {said(refused)}; "
+                                     f"{kept(self.folder.run_dir, rows)}")
                 return
             trace = self.folder.run_dir / f"worker-{device.info.label}-traceback.txt"
             write_note(trace, traceback.format_exc())

@@ -10,6 +10,11 @@ the CLI:
 * the audit log refused a line of a phone's housekeeping before the run: said as the phone's
   ("Safari's tabs could not be counted ... will be left open") (RT133-4). Now the run folder's,
   naming audit.jsonl, as an attempt's refusal is (`runner.unwritten.said`).
+* a run the run folder stopped ended with `phoneshell doctor` for its hint, as if the phone had
+  failed (fixer BM): now what mends the storage (`errors.mend`).
+* `run`, `baseline` and `attack` check their temporary folder before any phone (fixer BM): one
+  that takes no write is said as `no_temp_folder` says it, whatever the phone (before: the
+  phone's error, or the first write that met the limit).
 """
 
 from __future__ import annotations
@@ -86,3 +91,29 @@ def test_housekeeping_the_audit_log_refused_is_the_run_folders(tmp_path: Path) -
     assert "could not be counted" not in said and "could not be read before" not in said, said
     assert (f"sim-1: the run folder could not be written: File too large "
             f"({runs / 'R' / 'audit.jsonl'})") in said, said
+
+
+NOTHING = "http://127.0.0.1:9"
+"""A --device nothing listens at: the temporary folder is said before it is ever reached."""
+
+
+@pytest.mark.slow  # a run, for seconds
+def test_a_run_the_folder_stopped_is_told_to_mend_the_storage_not_the_phone(
+        tmp_path: Path) -> None:
+    done = cli_limited(20 << 10, "run", TASK, "--agent", "solution", "--runs",
+                       str(tmp_path / "runs"), "--run-id", "R")
+    hint = next(x for x in done.stderr.splitlines() if x.startswith("hint:"))
+    assert done.returncode == 2, done.stderr
+    assert "doctor" not in hint and "raise it" in hint and "no phone was at fault" in hint, hint
+    assert "phoneshell run --resume R" in hint, hint
+
+
+@pytest.mark.slow  # three CLI processes
+@pytest.mark.parametrize("command", ["run", "baseline", "attack"])
+def test_a_temporary_folder_that_takes_no_write_is_said_before_any_phone(
+        tmp_path: Path, command: str) -> None:
+    done = cli_limited(0, command, TASK, "--device", NOTHING, "--runs", str(tmp_path / "runs"))
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+    assert "error: no temporary folder takes writes (" in done.stderr, done.stderr
+    assert "127.0.0.1:9" not in done.stderr, done.stderr  # no phone was reached for

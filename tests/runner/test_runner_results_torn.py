@@ -60,3 +60,12 @@ def test_results_overwritten_with_bytes_no_row_is_are_put_back(tmp_path: Path) -
     assert code in (0, 1), stderr
     rows = (tmp_path / "runs" / "R" / "results.jsonl").read_text().splitlines()
     assert [json.loads(r)["attempt"] for r in rows] == [1, 2, 3], rows
+
+
+@pytest.mark.slow  # a whole program for seconds
+def test_a_stop_says_rows_are_kept_only_when_results_still_hold_them(tmp_path: Path) -> None:
+    code, stderr = torn_run(tmp_path, "results.jsonl", "folder")
+    assert code == 2, stderr
+    assert "every row written before it is kept" not in stderr, stderr  # they are not
+    assert (f"but {tmp_path / 'runs' / 'R' / 'results.jsonl'} no longer holds the rows written "
+            "before it (it cannot be read back") in stderr, stderr
