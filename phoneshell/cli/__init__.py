@@ -29,8 +29,14 @@ from pathlib import Path
 from typing import TextIO, cast
 
 from phoneshell import __version__
-from phoneshell.cli.disk_full import (REFUSED, STORAGE, check_temp_folder, no_temp_folder,
-                                      output_refused, unwritable)
+from phoneshell.cli.disk_full import (
+    REFUSED,
+    STORAGE,
+    check_temp_folder,
+    no_temp_folder,
+    output_refused,
+    unwritable,
+)
 from phoneshell.errors import PhoneshellError, TaskFileError
 from phoneshell.runner.stop import stop_signals, stopped_line
 from phoneshell.untrusted import carried, visible

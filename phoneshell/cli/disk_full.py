@@ -111,9 +111,9 @@ def written(exc: OSError) -> str | None:
         tb = tb.tb_next
     for names in reversed(frames):
         for value in names.values():
-            if isinstance(value, io.IOBase) and isinstance(getattr(value, "name", None), str) \
-                    and not value.name.startswith("<") and _writing(value):
-                return str(value.name)
+            name = getattr(value, "name", None) if isinstance(value, io.IOBase) else None
+            if isinstance(name, str) and not name.startswith("<") and _writing(value):
+                return name
         if isinstance(names.get("path"), PurePath):
             return str(names["path"])
     return None

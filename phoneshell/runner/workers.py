@@ -34,8 +34,8 @@ from phoneshell.runner.folder import RunFolder, append_result, write_note
 from phoneshell.runner.lines import progress_line
 from phoneshell.runner.plan import AttemptPlan
 from phoneshell.runner.rig import Rig, RigDown, open_rig
-from phoneshell.runner.unwritten import folder_error, kept, said
 from phoneshell.runner.session import RunSummary
+from phoneshell.runner.unwritten import folder_error, kept, said
 from phoneshell.seal import Sealer
 from phoneshell.tasks import Task
 from phoneshell.xcui import SPRINGBOARD

@@ -42,7 +42,8 @@ def _seen(node: Node, parts: tuple[Rect, ...]) -> Node:
     if node.scroll is not None and not node.scroll.horizontal:
         parts = (*parts, node.open_part)
     children = tuple(_seen(c, parts) for c in node.children)
-    if visible == node.visible and all(a is b for a, b in zip(children, node.children)):
+    same = all(a is b for a, b in zip(children, node.children, strict=True))
+    if visible == node.visible and same:
         return node
     return replace(node, visible=visible, children=children)
 
@@ -62,7 +63,8 @@ def _hit(root: Node, node: Node, bounds: list[Frame], hits: set[int]) -> None:
 def _flagged(node: Node, hits: set[int]) -> Node:
     children = tuple(_flagged(c, hits) for c in node.children)
     hittable = id(node) in hits
-    if hittable == node.hittable and all(a is b for a, b in zip(children, node.children)):
+    same = all(a is b for a, b in zip(children, node.children, strict=True))
+    if hittable == node.hittable and same:
         return node
     return replace(node, hittable=hittable, children=children)
 
