@@ -52,6 +52,7 @@ from phoneshell.agents.environment import (
     TURNS_FILE,
     WDA_URL,
     ClaimLines,
+    RefusedClaim,
     contract,
     read_claim_file,
     read_turns,
@@ -172,7 +173,8 @@ class CommandAgent:
                             stdout_seen=said.feed)
         except OSError as exc:
             return AgentResult(ran=False, error=f"cannot start {self.command!r}: {exc}")
-        result = self._result(folder, turn.code, turn.timed_out, context, said.end())
+        said.end()
+        result = self._result(folder, turn.code, turn.timed_out, context, said)
         if turn.said:
             result = replace(result, error="; ".join(e for e in (result.error, *turn.said) if e))
         result = replace(result, notes=turn.notes)
@@ -196,9 +198,13 @@ class CommandAgent:
             box.confines, SHELL, box.needs(self.command, cwd, reads), agent_user.who())
 
     def _result(self, folder: Path, code: int, timed_out: bool, context: AgentContext,
-                on_stdout: Claim | None) -> AgentResult:
+                on_stdout: ClaimLines) -> AgentResult:
+        """The result of its ended turn: the claim file's claim, else its stdout's, else a
+        refused claim file's status (`RefusedClaim`); whatever was refused is said in `error`
+        (a refused claim dropped without a word lowered the false-claim rate)."""
         errors: list[str] = []
         claim: Claim | None = None
+        refused_file: Claim | None = None
         use = None
         scratch = folder / SCRATCH
         try:
@@ -209,14 +215,17 @@ class CommandAgent:
                 claim = None if CLAIM in linked else read_claim_file(scratch / CLAIM)
             except RecordError as exc:
                 errors.append(f"unreadable claim file: {exc}")
+                refused_file = exc.claim if isinstance(exc, RefusedClaim) else None
             use = None if TURNS_FILE in linked else read_turns(scratch)
         except OSError as exc:
             # its own folder, which it can make unreadable (`chmod 0` on its way out): what it
             # left there is its doing, never the rig's, and no way to a skip (red team 128)
             errors.append(f"its folder could not be read ({exc.strerror or exc}): what it "
                           "left there is not read")
+        if claim is None and on_stdout.refused:
+            errors.append(f"its claim line on stdout was refused: {on_stdout.refused}")
         if claim is None:
-            claim = on_stdout
+            claim = on_stdout.claim or refused_file
         turns, out_of_turns = (use.turns, use.out_of_turns) if use else (0, False)
         if use and out_of_turns:
             errors.append(spent(use, context.max_steps))

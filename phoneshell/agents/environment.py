@@ -14,6 +14,7 @@ the attempt only from these variables, and report back only through these files:
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
 
@@ -125,50 +126,106 @@ def claim_of(text: str, where: str, defaults: dict[str, object]) -> Claim:
     the whole claim for it (red team 134), so it is kept as its six-character escape.
 
     Raises:
-        RecordError: not JSON, or not a claim (the record reader's words).
+        RefusedClaim: not JSON, or not a claim (the record reader's words).
     """
     try:
         data = claim_json(text)
     except (ValueError, RecursionError):
         data = None
     if not isinstance(data, dict):
-        return ClaimFile.parse(text, where).claim  # refused, saying why
+        try:
+            return ClaimFile.parse(text, where).claim
+        except RecordError as exc:  # refused, saying why
+            raise RefusedClaim(str(exc), None) from exc
     stored = cast(dict[str, object], storable_json(data))  # a dict stays one, its strings storable
-    return ClaimFile.of({**defaults, **stored}, where).claim
+    try:
+        return ClaimFile.of({**defaults, **stored}, where).claim
+    except RecordError as exc:
+        status = claim_status(data.get("status"))
+        said = Claim(status=status, summary=f"its claim was refused: {exc}") if status else None
+        raise RefusedClaim(str(exc), said) from exc
 
 
-def parse_claim_line(line: str) -> Claim | None:
-    """A claim from one line of a program's stdout: a JSON object with a valid `status`
-    (`answer`, `summary` and `v` optional); None for any other line."""
+class RefusedClaim(RecordError):
+    """A claim the reader refused (an unknown key, an answer that is a list, a status not in
+    the list...), with what it still says: `claim` is a claim of its status when the status
+    reads (no answer, the refusal as its summary), None when it does not. A refused `done`
+    counted as no claim lowered the false-claim rate (docs/claims.md)."""
+
+    def __init__(self, words: str, claim: Claim | None) -> None:
+        super().__init__(words)
+        self.claim = claim
+
+
+OVERSIZED = (f"stdout: a line over {MAX_CLAIM_BYTES:,} bytes (MAX_CLAIM_BYTES, the claim "
+             "file's own limit) is not read")
+"""Why a claim-shaped line too long to read is refused."""
+
+
+@dataclass(frozen=True)
+class ClaimLine:
+    """What one claim-shaped line of stdout says: its claim (a refused line's is a claim of its
+    status when that reads: `RefusedClaim`), and the record reader's words when refused."""
+
+    claim: Claim | None
+    refused: str = ""
+
+
+def read_claim_line(line: str) -> ClaimLine | None:
+    """The claim one line of a program's stdout makes, when it is claim-shaped: a JSON object
+    with a `status` key (or a `{...}` line naming `"status"` that is no JSON, a Python dict
+    printed as it is); None for any other line, which is ignored."""
     text = line.strip()
     if not (text.startswith("{") and text.endswith("}")):
         return None
     try:
         data = claim_json(text)
     except (ValueError, RecursionError):
-        return None
-    if not isinstance(data, dict) or claim_status(data.get("status")) is None:
+        data = None
+    if not (isinstance(data, dict) and "status" in data or data is None and _names_status(text)):
         return None
     try:
-        return claim_of(text, "stdout", {"v": ClaimFile.VERSION})  # v optional
-    except RecordError:
-        return None
+        return ClaimLine(claim_of(text, "stdout", {"v": ClaimFile.VERSION}))  # v optional
+    except RefusedClaim as exc:
+        return ClaimLine(exc.claim, str(exc))
+
+
+def parse_claim_line(line: str) -> Claim | None:
+    """A claim from one line of a program's stdout that is read whole: a JSON object with a
+    valid `status` (`answer`, `summary` and `v` optional); None for any other line."""
+    said = read_claim_line(line)
+    return said.claim if said and not said.refused else None
+
+
+def _names_status(text: str | bytes) -> bool:
+    if isinstance(text, bytes):
+        return b'"status"' in text or b"'status'" in text
+    return '"status"' in text or "'status'" in text
 
 
 class ClaimLines:
-    """The last claim line (`parse_claim_line`) of a program's stdout, followed as it is read,
+    """The last claim line (`read_claim_line`) of a program's stdout, followed as it is read,
     in pieces of any size (`feed`), before anything of it is left out of the kept copy
     (`capped_output.CappedOutput` keeps its first and last 4 MiB: a claim printed between them
     was lost, and an earlier one recorded in its place). Memory stays bounded: a line longer than
     a claim file may be (`MAX_CLAIM_BYTES`) is passed over unread, so gigabytes printed on one
     line cost a chunk, not gigabytes; and only lines holding a `{` are looked at, from the
-    last one of each piece back (the first claim found there is the piece's last)."""
+    last one of each piece back (the first claim found there is the piece's last).
+
+    The last claim-shaped line decides: read, its claim; refused, its words are kept in
+    `refused` (an agent's `done` with an extra key was dropped without a word, "exited without
+    a claim") and its status, when that reads, is the claim; a refused line whose status does
+    not read (or one over the limit) leaves an earlier claim standing."""
 
     def __init__(self) -> None:
         self.claim: Claim | None = None
+        self.refused = ""
+        """The record reader's words on the last claim-shaped line, when it was refused."""
         self._line = bytearray()
         """The line being read, while it can still be a claim."""
         self._oversized = False
+        self._shaped = False
+        """The line passed over for its size opens as a claim does."""
 
     def feed(self, chunk: bytes) -> None:
         """Read the next piece of stdout."""
@@ -191,30 +248,49 @@ class ClaimLines:
         if self._oversized or not piece:
             return
         if len(self._line) + len(piece) > MAX_CLAIM_BYTES:
+            self._shaped = _opens_claim(bytes(self._line) + piece[:MAX_CLAIM_BYTES])
             self._oversized = True
             self._line.clear()
         else:
             self._line += piece
 
     def _close(self) -> None:
-        if self._line and not self._oversized:
-            self.claim = parse_claim_line(self._line.decode("utf-8", "replace")) or self.claim
+        if self._oversized:
+            self._take(ClaimLine(None, OVERSIZED) if self._shaped else None)
+        elif self._line:
+            self._take(read_claim_line(self._line.decode("utf-8", "replace")))
         self._line.clear()
-        self._oversized = False
+        self._oversized = self._shaped = False
+
+    def _take(self, said: ClaimLine | None) -> None:
+        if said is not None:
+            self.refused = said.refused
+            self.claim = said.claim or self.claim
 
     def _latest(self, chunk: bytes, start: int, stop: int) -> None:
-        """The last claim among the whole lines of `chunk[start:stop]`, if any."""
-        before = stop
+        """The last claim-shaped line among the whole lines of `chunk[start:stop]`, if any,
+        and the last claim there (`_take`)."""
+        before, seen = stop, False
         while (brace := chunk.rfind(b"{", start, before)) >= 0:
             begin = max(chunk.rfind(b"\n", start, brace) + 1, start)
             end = chunk.find(b"\n", brace, stop)
             end = stop if end < 0 else end
             if end - begin <= MAX_CLAIM_BYTES:
-                claim = parse_claim_line(chunk[begin:end].decode("utf-8", "replace"))
-                if claim is not None:
-                    self.claim = claim
-                    return
+                said = read_claim_line(chunk[begin:end].decode("utf-8", "replace"))
+            else:
+                shaped = _opens_claim(chunk[begin:begin + MAX_CLAIM_BYTES])
+                said = ClaimLine(None, OVERSIZED) if shaped else None
+            if said is not None and not seen:  # the piece's last claim-shaped line
+                seen, self.refused = True, said.refused
+            if said is not None and said.claim is not None:
+                self.claim = said.claim
+                return
             before = begin
+
+
+def _opens_claim(head: bytes) -> bool:
+    """Whether the first bytes of a line too long to read open as a claim line does."""
+    return head.lstrip().startswith(b"{") and _names_status(head)
 
 
 def write_turns(folder: Path, use: TurnUse) -> None:

@@ -74,10 +74,16 @@ def test_claim_lines_find_the_last_claim_however_the_output_is_cut_into_reads() 
     for _ in range(60):
         lines = [draw.choice(pieces) for _ in range(draw.randint(0, 12))]
         out = b"\n".join(lines) + draw.choice((b"", b"\n"))
-        said = ClaimLines()
-        at = 0
-        while at < len(out):  # reads of any size, as a pipe gives them
-            size = draw.choice((1, 3, 17, capped_output.READ_CHUNK))
-            said.feed(out[at:at + size])
-            at += size
+        said = read_in_pieces(out, draw, (1, 3, 17, capped_output.READ_CHUNK))
         assert said.end() == last_line_claim(out), out[:200]
+
+
+def read_in_pieces(out: bytes, draw: random.Random, sizes: tuple[int, ...]) -> ClaimLines:
+    """`out` fed to `ClaimLines` in reads of any of `sizes`, as a pipe gives them."""
+    said = ClaimLines()
+    at = 0
+    while at < len(out):
+        size = draw.choice(sizes)
+        said.feed(out[at:at + size])
+        at += size
+    return said
