@@ -12,23 +12,19 @@ it, whatever lies under it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
+from bridge.frames import BARS as BARS
+from bridge.frames import CLIPS as CLIPS
+from bridge.frames import KEYBOARD_TYPE as KEYBOARD_TYPE
+from bridge.frames import Rect as Rect
+from bridge.frames import rect_of as rect_of
+from bridge.frames import shown_parts
 from phoneshell.xcui import flag, short_type, walk
 
-KEYBOARD_TYPE = "Keyboard"
-BARS = frozenset({"NavigationBar", "TabBar", "Toolbar"})
-"""Short types of the bars iOS draws over the content of their screen, whatever the source's
-order (real dumps list a navigation bar before the table that scrolls under it, and before the
-full-screen views that hold the table); a search field outside any list is one too (the
-harness's `phoneshell.device.screen_part.COVERS`, the same set)."""
 PLAIN = frozenset({"Other", "Window", "Application"})
 """Short types of the containers a touch falls through where they hold nothing there, unnamed
 and not accessible (UIKit views with no gesture recogniser of their own; a window, as the
 keyboard's full-screen one, passes touches off its keys to the app beneath)."""
-CLIPS = frozenset({"Table", "CollectionView", "ScrollView"})
-"""Short types of the scrolling lists that clip their rows to their own frame: a row scrolled
-under a navigation bar shows (and takes touches) only inside its list."""
 LAYERS = frozenset({"Window", "Alert", "Sheet", "Popover"})
 """Short types that start a layer of their own: a bar does not cover what lies in a later one."""
 MODALS = frozenset({"Alert", "Sheet", "Popover", "Menu"})
@@ -45,41 +41,6 @@ CONTROLS = frozenset({"Button", "Cell", "Link", "Switch", "Slider", "TextField",
                       "PickerWheel", "SegmentedControl", "Stepper", "Toggle", "MenuItem", "Icon",
                       "Table", "CollectionView"})
 """Short types that say a panel holds something to touch of its own."""
-
-
-@dataclass(frozen=True)
-class Rect:
-    """An element frame in points."""
-
-    x: float
-    y: float
-    width: float
-    height: float
-
-    def contains(self, x: float, y: float) -> bool:
-        """Whether (x, y) lies inside (left and top edges included, right and bottom not)."""
-        return self.x <= x < self.x + self.width and self.y <= y < self.y + self.height
-
-    def intersects(self, other: Rect) -> bool:
-        """Whether the two frames share any area (edges that only touch do not)."""
-        return (self.x < other.x + other.width and other.x < self.x + self.width
-                and self.y < other.y + other.height and other.y < self.y + self.height)
-
-    @property
-    def centre(self) -> tuple[float, float]:
-        """The centre as facebook-wda computes it (integer halves, as `Rect.center`)."""
-        return self.x + self.width // 2, self.y + self.height // 2
-
-
-def rect_of(value: object) -> Rect | None:
-    """Read a rect object ({"x", "y", "width", "height"}); None when it is not one."""
-    if not isinstance(value, Mapping):
-        return None
-    parts = [value.get(k) for k in ("x", "y", "width", "height")]
-    if not all(isinstance(p, (int, float)) and not isinstance(p, bool) for p in parts):
-        return None
-    x, y, w, h = (float(p) for p in parts)  # type: ignore[arg-type]
-    return Rect(x, y, w, h)
 
 
 def _kind(node: Mapping[str, object]) -> str:
@@ -224,9 +185,9 @@ def _inside(rect: Rect, bound: Rect, slack: float = 1.0) -> bool:
 
 def _under(tree: object, x: float, y: float,
            skip: frozenset[int] = frozenset()) -> Mapping[str, object] | None:
-    """The topmost deepest visible *accessible* node whose frame contains the point, else, when
-    none does, the row (Cell) there, else the topmost deepest visible node (later siblings lie
-    on top; a list's rows count only inside its frame).
+    """The topmost deepest *accessible* node that takes a touch at the point (`_topmost`), else,
+    when none does, the row (Cell) there, else the topmost deepest node that does (later
+    siblings lie on top; a list's rows count only inside its frame).
 
     Accessible first because that is what VoiceOver's hit-test names: real iOS trees lay unnamed
     views over whole cells and screens (the General > About and Settings dumps), so the deepest
@@ -234,7 +195,8 @@ def _under(tree: object, x: float, y: float,
     Children are otherwise searched even when a parent's frame misses the point, because real
     sources have containers (zero-size groups) whose frames do not bound their children.
     """
-    spoken = _topmost(tree, x, y, spoken=True, skip=skip)
+    shown = shown_parts(tree)
+    spoken = _topmost(tree, x, y, spoken=True, skip=skip, shown=shown)
     if spoken is not None and _kind(spoken) == "Icon":
         # An edit-mode icon's remove badge (DeleteButton) lies inside the icon, so WDA reports it
         # accessible="false" (no element below an accessible one is: isWDAccessible), yet UIKit
@@ -247,15 +209,20 @@ def _under(tree: object, x: float, y: float,
     # No accessible element under the finger. iOS 26 reports a list's cells as containers
     # (accessible="false", their texts inside unspoken: the Settings dumps), and UIKit hands a
     # touch on a row's text to the row: the row is what was touched, named by its cell.
-    row = _topmost(tree, x, y, spoken=False, kind="Cell", skip=skip)
-    return row or _topmost(tree, x, y, spoken=False, skip=skip)
+    row = _topmost(tree, x, y, spoken=False, kind="Cell", skip=skip, shown=shown)
+    return row or _topmost(tree, x, y, spoken=False, skip=skip, shown=shown)
 
 
 def _topmost(node: object, x: float, y: float, spoken: bool, kind: str = "",
-             skip: frozenset[int] = frozenset()) -> Mapping[str, object] | None:
-    """The last-drawn deepest visible node containing (x, y) (only accessible ones: `spoken`;
-    only of type `kind`, when given), not looking into a list whose frame misses the point, nor
-    into a subtree whose frames cannot be trusted (`skip`: `untrusted`)."""
+             skip: frozenset[int] = frozenset(), shown: Mapping[int, Rect] | None = None,
+             parts: tuple[Rect | None, ...] = ()) -> Mapping[str, object] | None:
+    """The last-drawn deepest node containing (x, y) that takes a touch there (only accessible
+    ones: `spoken`; only of type `kind`, when given), not looking into a list whose frame misses
+    the point, nor into a subtree whose frames cannot be trusted (`skip`: `untrusted`).
+
+    A node takes a touch by geometry, as UIKit hit-tests (`takes_touch`): `shown` (from
+    `frames.shown_parts`, of the whole tree) and `parts` (what shows of each list above the
+    node) say where its lists show it."""
     if not isinstance(node, Mapping) or id(node) in skip:
         return None
     rect = rect_of(node.get("rect"))
@@ -264,15 +231,33 @@ def _topmost(node: object, x: float, y: float, spoken: bool, kind: str = "",
         return None
     children = node.get("children")
     if isinstance(children, list):
+        inner = (*parts, (shown or {}).get(id(node))) if _kind(node) in CLIPS else parts
         for child in reversed(children):
-            hit = _topmost(child, x, y, spoken, kind, skip)
+            hit = _topmost(child, x, y, spoken, kind, skip, shown, inner)
             if hit is not None:
                 return hit
-    if (rect is None or not rect.contains(x, y) or node.get("isVisible") == "0"
+    if (rect is None or not rect.contains(x, y) or not takes_touch(node, rect, parts, x, y)
             or (spoken and not flag(node, "isAccessible"))
             or (kind and _kind(node) != kind)):
         return None
     return node
+
+
+def takes_touch(node: Mapping[str, object], rect: Rect, parts: tuple[Rect | None, ...],
+                x: float, y: float) -> bool:
+    """Whether `node` (its frame `rect`, holding (x, y)) takes a touch there, `parts` being what
+    shows of each list around it (`frames.shown_parts`; None: nothing of that list does): while
+    it is visible; and, hidden, while a list hides it only as it hides what it clips, its own
+    centre lying outside what shows of one of them, and the point inside what shows of every
+    one (the rule the simulator hit-tests by, `phoneshell.sim.touch_paths.takes_touches`): a
+    phone reports a row whose middle is under the collapsed navigation bar visible="false",
+    yet the strip of it below the bar takes the finger (RT135-1). Any other hidden node (what a
+    modal presentation covers, whose bars are hidden with it; a page not shown) takes none."""
+    if node.get("isVisible") != "0":
+        return True
+    cx, cy = rect.centre
+    return bool(parts) and all(p is not None and p.contains(x, y) for p in parts) \
+        and any(not p.contains(cx, cy) for p in parts if p is not None)
 
 
 def _own_keyboard(area: Mapping[str, object]) -> Mapping[str, object] | None:

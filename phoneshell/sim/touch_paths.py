@@ -4,35 +4,74 @@ Pure: reads nodes, never changes them."""
 
 from __future__ import annotations
 
-from phoneshell.sim.ui import Node, walk
+from phoneshell.sim.ui import Node, Rect, walk
 
 _TRANSPARENT = frozenset({"Other", "Window", "Application", "StatusBar"})
 """Containers touches fall through (see hit_path)."""
 
 
 def hit_path(root: Node, x: float, y: float) -> list[Node]:
-    """The path from `root` to the topmost, deepest visible node (or list) containing the point.
+    """The path from `root` to the topmost, deepest node (or list) that takes a touch at the
+    point: by geometry, as UIKit hit-tests, not by what accessibility reports shown.
 
     Later siblings are drawn on top, so they are tried first. A list clips its children to the
     part of its frame its bars leave open (`Node.open_part`: iOS 26 lays a list under its glass
     bars, drawn over it), so neither a row scrolled under a navigation bar nor the list itself
     takes the bar's taps; and a cell clips to its own frame (a subtitle running past a Notes
-    row opened the note below its frame). Plain containers (Other, Window) are never the
-    target themselves: touches fall through them.
-    Returns [] when nothing visible is there.
+    row opened the note below its frame). Within that open part an element takes a touch on
+    any point of its frame, whether or not its own centre shows (`takes_touches`: a row whose
+    middle is under the collapsed bar opens on a tap on the strip of it below the bar, as on a
+    phone, though accessibility reports it visible="false", RT135-1). What a modal presentation
+    covers takes none: the presentation's full-screen layer, drawn over it, ends the search
+    (`_presents_over`). Plain containers (Other, Window) are never the target themselves:
+    touches fall through them.
+    Returns [] when nothing there takes the touch.
     """
-    if (root.scroll is not None or root.type == "Cell") and not root.open_part.contains(x, y):
+    return _hit(root, x, y, ())
+
+
+def _hit(node: Node, x: float, y: float, parts: tuple[Rect, ...]) -> list[Node]:
+    """`hit_path` below `node`, `parts` being the open parts of the vertical lists around it."""
+    if (node.scroll is not None or node.type == "Cell") and not node.open_part.contains(x, y):
         return []  # a row's text that runs past its cell takes no touch there, as in UIKit
-    for child in reversed(root.children):
-        below = hit_path(child, x, y)
+    inner = (*parts, node.open_part) if node.scroll is not None and \
+        not node.scroll.horizontal else parts
+    for child in reversed(node.children):
+        below = _hit(child, x, y, inner)
         if below:
-            return [root, *below]
+            return [node, *below]
+        if _presents_over(node, child):
+            break  # the presentation's layer takes every touch on what lies under it
     # A list takes a drag on its blank space whatever it tells accessibility: iOS 26 reports
     # Settings' root collection view visible="false" while it fills the screen.
-    if ((root.visible or root.scroll is not None) and root.open_part.contains(x, y)
-            and not _passes_touches(root)):
-        return [root]
+    if (takes_touches(node, parts) and node.open_part.contains(x, y)
+            and not _passes_touches(node)):
+        return [node]
     return []
+
+
+def takes_touches(node: Node, parts: tuple[Rect, ...]) -> bool:
+    """Whether `node` takes touches on its frame, `parts` being the open parts of the vertical
+    lists around it: a list always; anything else while it is visible, or while it is hidden
+    only as a list hides what it clips, its own centre lying outside one of `parts` (the rule
+    `covers.shown` and the apps' lists report `visible` by): a bar hides the middle of a row
+    from accessibility, not the rest of it from the finger. Any other hidden element (a page
+    not shown, an empty palette, the App Switcher's cards while it is away) takes none."""
+    if node.visible or node.scroll is not None:
+        return True
+    x, y = node.frame.center
+    return any(not part.contains(x, y) for part in parts)
+
+
+def _presents_over(scope: Node, child: Node) -> bool:
+    """Whether `child` of `scope` is, or holds, the modal presentation `modal_cover.presented`
+    covers the rest of their window for (its own rule: a modal layer, an alert, sheet or popover
+    not on such a layer, or what holds one outside another window): drawn over everything
+    before it, its full-screen layer takes the touches there (a tap on the dimmed backdrop
+    dismisses or does nothing), so a row it covers, however a bar clips it, takes none."""
+    if child.type == "Window":
+        return False
+    return child.modal or (child.presents and not scope.modal) or child.holds_modal
 
 
 def _passes_touches(node: Node) -> bool:
