@@ -1,8 +1,8 @@
 """What the CLI says when storage will not take a command's write (a full disk, a file-size limit,
 an I/O error, a read-only mount: `errors.STORAGE`): the error, naming the file and the system's
-word, and a hint that holds for what the command left behind. A run stopped before its run.json was written
-recorded nothing, and `--resume` would refuse it ("run.json is missing"): it starts again, and
-the folder it left (only its run.lock) is named to be removed. Never writes anything.
+word, and a hint that holds for what the command left behind. A run stopped before its run.json
+was written recorded nothing, and `--resume` would refuse it ("run.json is missing"): it starts
+again, and the folder it left (only its run.lock) is named to be removed. Never writes anything.
 """
 
 from __future__ import annotations
