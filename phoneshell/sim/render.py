@@ -24,6 +24,7 @@ from PIL import Image, ImageDraw
 
 from phoneshell.sim.facts import DeviceFacts
 from phoneshell.sim.render_text import Fit, font, paragraphs, printable, text_length
+from phoneshell.sim.touch_paths import clipped_only
 from phoneshell.sim.ui import Node, Rect, Screen
 
 __all__ = ["OPERATOR_SYMBOLS", "TEXT_VIEW_INSET", "TEXT_VIEW_LINE", "png", "printable",
@@ -58,6 +59,7 @@ class _Painter:
     """Draws one screen; `s` is the scale (pixels per point)."""
 
     def __init__(self, image: Image.Image, scale: int, bounds: Rect) -> None:
+        self.image = image
         self.draw = ImageDraw.Draw(image)
         self.s = scale
         self.bounds = bounds
@@ -70,6 +72,22 @@ class _Painter:
         s = self.s
         return ((r.x + inset) * s, (r.y + inset) * s, (r.x + r.width - inset) * s - 1,
                 (r.y + r.height - inset) * s - 1)
+
+    def outside(self, frame: Rect, part: Rect) -> list[tuple[int, int, int, int]]:
+        """The pixel boxes of `frame` on the image that lie outside `part` (above, below, left
+        and right of it; none when `part` holds all of `frame` that is on the image)."""
+        s, w, h = self.s, self.image.width, self.image.height
+        left, top = max(0, frame.x * s), max(0, frame.y * s)
+        right, bottom = min(w, (frame.x + frame.width) * s), min(h, frame.bottom * s)
+        in_left, in_top = max(left, part.x * s), max(top, part.y * s)
+        in_right = min(right, (part.x + part.width) * s)
+        in_bottom = min(bottom, part.bottom * s)
+        if in_right <= in_left or in_bottom <= in_top:  # nothing of it open
+            in_left = in_right = left
+            in_top = in_bottom = top
+        boxes = [(left, top, right, in_top), (left, in_bottom, right, bottom),
+                 (left, in_top, in_left, in_bottom), (in_right, in_top, right, in_bottom)]
+        return [b for b in boxes if b[2] > b[0] and b[3] > b[1]]
 
     def text(self, text: str, r: Rect, ink: RGB, *, pt: float = 17.0, center: bool = False,
              right: bool = False, wrap: bool = True) -> None:
@@ -315,15 +333,29 @@ def _paint_button(p: _Painter, node: Node, light: bool) -> None:
         p.text(label, r, ink if light or node.selected else WHITE, center=True, wrap=False)
 
 
-def _walk(p: _Painter, node: Node, light: bool) -> None:
+def _walk(p: _Painter, node: Node, light: bool, parts: tuple[Rect, ...] = ()) -> None:
+    """Draw `node` and what it holds, `parts` being the open parts of the vertical lists
+    around it (as `touch_paths.hit_path` walks them)."""
     if node.type == "StatusBar":
         return  # drawn from the facts (`_status_bar`), as every screen shows it
-    # What a modal covers is reported not visible but still shows behind it (`Node.covered`).
-    if (node.visible or node.covered) and node.frame.intersects(p.bounds):
+    # What a modal covers is reported not visible but still shows behind it (`Node.covered`);
+    # a row a list hides only by its middle (under a bar) shows its strip, and takes a tap
+    # there (`touch_paths.clipped_only`): a vision agent must see what it can press.
+    if ((node.visible or node.covered or clipped_only(node, parts))
+            and node.frame.intersects(p.bounds)):
         _paint(p, node, light)
     light = light or node.type in _LIGHT_CONTAINERS or (node.opaque and node.type == "Other")
+    if node.scroll is None or node.scroll.horizontal:
+        for child in node.children:
+            _walk(p, child, light, parts)
+        return
+    # A list shows its rows only in its open part: what its bars cover (drawn before it, as
+    # real sources order them) is put back over whatever its rows drew there.
+    kept = [(box, p.image.crop(box)) for box in p.outside(node.frame, node.open_part)]
     for child in node.children:
-        _walk(p, child, light)
+        _walk(p, child, light, (*parts, node.open_part))
+    for box, pixels in kept:
+        p.image.paste(pixels, box)
 
 
 def _status_bar(p: _Painter, facts: DeviceFacts, screen: Screen, light: bool) -> None:

@@ -57,10 +57,16 @@ def takes_touches(node: Node, parts: tuple[Rect, ...]) -> bool:
     `covers.shown` and the apps' lists report `visible` by): a bar hides the middle of a row
     from accessibility, not the rest of it from the finger. Any other hidden element (a page
     not shown, an empty palette, the App Switcher's cards while it is away) takes none."""
-    if node.visible or node.scroll is not None:
-        return True
+    return node.visible or node.scroll is not None or clipped_only(node, parts)
+
+
+def clipped_only(node: Node, parts: tuple[Rect, ...]) -> bool:
+    """Whether `node` is hidden only as a list hides what it clips: reported not visible, its
+    own centre outside one of `parts` (the open parts of the vertical lists around it). Such a
+    node still shows, and takes touches, on the part of its frame inside all of them (a row
+    whose middle is under the collapsed bar: RT135-1); `render` draws it there too."""
     x, y = node.frame.center
-    return any(not part.contains(x, y) for part in parts)
+    return not node.visible and any(not part.contains(x, y) for part in parts)
 
 
 def _presents_over(scope: Node, child: Node) -> bool:
