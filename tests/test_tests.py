@@ -42,6 +42,7 @@ UNGUARDED_SKIPS: dict[str, tuple[int, str]] = {
                                                     "another user"),
     "tests/agents/test_agents_disk_machine.py": (1, LINUX),
     "tests/agents/test_agents_disk_files.py": (1, LINUX),
+    "tests/agents/test_agents_disk_held.py": (1, LINUX),
     "tests/runner/test_runner_folder_grader.py": (1, ROOT_ONLY),
     "tests/agents/test_agents_own_folder_locked.py": (1, "only root runs the harness as another "
                                                          "user, who must be able to run the "

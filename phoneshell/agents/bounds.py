@@ -2,30 +2,24 @@
 bytes and files. An agent that filled the disk crashed the run and left no rows; this room
 keeps that its own failure, and gives the disk back.
 
-Its stdout and stderr are kept to a hard bound as they are read (`capped_output`); a copy a full
-disk refuses is its failure too (`after`'s `unkept`). Files (inodes) are bounded as bytes are
-(`HARNESS_ROOM_FILES`), and what the harness deletes itself is never what came back to a turn's
-disk (`disk_share.given_back`). Its folder (its files) cannot be bounded as it is written without a
-file system of its own, so it is watched: every `WATCH_S` while it runs and once more after, its
-size and file count against the limits, and the disk's free space against what its turn may take of
-it (a file it holds open after unlinking it shows only there, and in its processes' open files).
-With several turns on one disk at once (`--device sim:N`), a turn is charged only what the disk
-lost that the other turns' own writes do not show (`DiskWatch`). The watch is always on: its bound
-is relative to the free space at the start of the turn, so a disk that starts nearly full is
-watched all the more closely, and one with less than the harness's own room (`HARNESS_ROOM_BYTES`)
-is refused before the agent starts, as the disk's fault, not the agent's (`DiskShort`). That start
-comes after the run has given back what it kept of earlier agents (`runner.disk_room`): what an
-agent wrote within its limits is kept after its turn, and never counts against the rig or a later
-agent. Over any of them, it is stopped, and what it wrote is deleted. A confined turn (bubblewrap:
-it can write only its folder, a /tmp in memory and files it holds open or mapped) is charged what
-its own writes show and what the harness wrote because of it (`phoneshell.behalf`: trajectory
-frames, audit lines). Disk lost beyond them stops it under its floor, and is settled once its
-processes are gone: what comes back then was its own (a file held where no name shows it); only a
-loss that stays is the machine's, and its attempt is not scored (`DiskShort`), never failed. The
-count and the deletion go by `walk` (by open folder, however deep, wide or long-named the tree):
-what the count cannot see is over the limits, and so is what the take-back after its turn could not
-take back (`Sandbox.take_back`'s answer: `agent_user.take_back` and `give_back`, which the turn
-adds).
+Its output is kept to a bound as it is read (`capped_output`); a copy a full disk refuses is its
+failure too (`after`'s `unkept`). Its folder cannot be bounded as it is written without a file
+system of its own, so it is watched: every `WATCH_S` while it runs and once more after, its size
+and files against the limits, and the disk's free bytes and files against what its turn may take
+(a file it holds open unlinked shows only there, and in its processes' open files). The bound is
+relative to the free space at the start of the turn (after the run gave back what it kept of
+earlier agents, `runner.disk_room`); a disk with less than the harness's own room is refused
+before the agent starts, as the disk's fault (`DiskShort`). Over any limit, it is stopped, and
+what it wrote is deleted. A confined turn (bubblewrap: it can write only its folder, a /tmp in
+memory and files it holds open or mapped) is charged what its own writes show and what the
+harness wrote because of it (`phoneshell.behalf`), and with several turns on one disk
+(`--device sim:N`) never what the others' own writes show. Disk lost beyond them stops it under
+its floor, and is settled once its processes are gone, one turn on a disk at a time: what comes
+back then was its own (a file held where no name shows it) unless another turn's processes went
+too (then nobody's; never what the harness deleted itself, `disk_share.given_back`); a loss that
+stays is the machine's, and its attempt is not scored (`DiskShort`), never failed. The count and
+the deletion go by `walk`: what the count cannot see is over the limits, and so is what the
+take-back after its turn could not take back (`Sandbox.take_back`'s answer).
 """
 from __future__ import annotations
 
@@ -35,9 +29,10 @@ import time
 from pathlib import Path
 
 from phoneshell import behalf
-from phoneshell.agents import walk
+from phoneshell.agents import disk_said, strays, walk
 from phoneshell.agents.disk_share import (
     BYTES,
+    ENDED,
     FILES,
     FREED,
     SHARE_LOCK,
@@ -45,6 +40,8 @@ from phoneshell.agents.disk_share import (
     WRITTEN,
     Share,
     delete_counted,
+    ended,
+    settling,
 )
 from phoneshell.agents.own_writes import counted, held_unlinked
 from phoneshell.errors import RunError
@@ -175,6 +172,12 @@ class DiskWatch:
         """Its folder's files: its limit, or what it holds and may make of the disk's free."""
         self.suspect = False
         """A confined turn was stopped for disk lost that its own writes do not show."""
+        self.settling = False
+        """It holds its disk's `disk_share.settling` lock: the one turn on it settling."""
+        self.gone = False
+        """Its processes are gone (`after`)."""
+        self.seen_ended = ended(self.disk)
+        """The turns on its disk that had ended at its last look while its processes ran."""
 
     @property
     def free_at_start(self) -> int:
@@ -193,7 +196,8 @@ class DiskWatch:
             over += (f" (the disk holding the run had {self.shares[FILES].free_at_start:,} "
                      f"files free when its turn started, {HARNESS_ROOM_FILES:,} of them kept "
                      "by the harness)")
-        own = (size + held_unlinked(self.root, self.disk) + behalf.written(self.behalf), made)
+        held, unlinked = held_unlinked(self.root, self.disk)
+        own = (size + held + behalf.written(self.behalf), made + unlinked)
         with SHARE_LOCK:
             written = WRITTEN.setdefault(self.disk, [0, 0])
             for axis, share in enumerate(self.shares):
@@ -211,6 +215,7 @@ class DiskWatch:
             for axis, share in enumerate(self.shares):
                 share.seen_free, share.seen_others = now[axis], others[axis] - share.took()
                 share.seen_freed = freed[axis]
+            self.seen_ended = ENDED.get(self.disk, 0)
         return now
 
     def _charged(self, axis: int, free: int) -> int:
@@ -244,40 +249,40 @@ class DiskWatch:
                 charged = self._charged(axis, free)
                 most = all(charged >= w._charged(axis, free) for w in beside)
             if charged > share.may() or (free < share.room and most):
-                return _filled(axis, share, free, share.free_at_start - free - charged)
+                return disk_said.filled(axis, share, free, share.free_at_start - free - charged)
         return ""
 
     def _own_over(self, axis: int, now: tuple[int, int]) -> str:
         """`over` for a confined turn under its floor: its own writes over what it may take fail
         it; loss that neither they nor the other turns' own writes show stops it, to be settled
         once its processes are gone (`after`): a file can hold blocks with no name, descriptor
-        or mapping left to see."""
+        or mapping left to see. One turn on a disk settles at a time: this one waits, running,
+        for the one settling, and is looked at again (with it gone, its loss may be too)."""
         share = self.shares[axis]
         if share.took() > share.may():
-            return self._took(axis, share.took(), now[axis], "")
+            return disk_said.took(axis, share, share.took(), now[axis], None)
         if share.took() + share.unseen() <= share.may():
             return ""  # the other turns' own writes took it: their watches stop them
+        if not self.settling:
+            self._settle()
+            if _running(self.root):  # what comes back from this look on is its alone
+                why = self.over()
+                if not self.suspect:
+                    self._settled()
+                return why
         self.suspect = True
-        what = (f"{now[BYTES] / (1 << 20):.1f} MiB" if axis == BYTES else
-                f"{now[FILES]:,} files (inodes)")
-        floor = f"{share.floor >> 20:,} MiB" if axis == BYTES else f"{share.floor:,} files"
-        return (f"the disk holding the run fell to {what} free in its turn (it is stopped below "
-                f"{floor}), more than its own writes show; it was stopped to see what comes "
-                "back once its processes are gone")
+        return disk_said.stopped(axis, share, now)
 
-    def _took(self, axis: int, own: int, free: int, back: str) -> str:
-        """Why a confined turn that took `own` of the disk's bytes or files, more than it may,
-        failed (`back`: what came back once its processes were gone, said)."""
-        share = self.shares[axis]
-        if axis == FILES:
-            return (f"it used up the files (inodes) of the disk holding the run: its folder"
-                    f"{back} took {own:,} in its turn (it may take {share.may():,}; {free:,} "
-                    f"free of the {share.free_at_start:,} there were when it started)")
-        return (f"it filled the disk holding the run: its folder, the files it holds open or "
-                f"mapped{back} took {own / (1 << 20):,.1f} MiB in its turn (it may take "
-                f"{share.may() >> 20:,} MiB; {free / (1 << 20):.1f} MiB "
-                f"free of the {share.free_at_start / (1 << 20):.1f} MiB there were when it "
-                "started)")
+    def _settle(self) -> None:
+        """Wait for the turn settling on its disk, if any, and be the one (`disk_share.SETTLING`)."""
+        settling(self.disk).acquire()
+        self.settling = True
+
+    def _settled(self) -> None:
+        """No longer the turn settling on its disk."""
+        if self.settling:
+            self.settling = False
+            settling(self.disk).release()
 
     def after(self, unkept: str) -> str:
         """Why the turn fails for what it wrote, looked at once more with its processes gone
@@ -287,41 +292,57 @@ class DiskWatch:
         when it comes back as its processes go (what only they held; never what the harness
         deleted meanwhile, `disk_share.given_back`), and the machine's only when it stays:
         then, the disk short of the harness's room, or the turn stopped for it (`suspect`), it
-        is not scored.
+        is not scored. It settles alone on its disk (`_settle`), and what came back while
+        another turn's processes went too is charged to neither: it is not scored.
         A copy of its output refused is its failure unless the disk stays short.
 
         Raises:
-            DiskShort: the loss stayed once its processes were gone.
+            DiskShort: the loss stayed once its processes were gone, or what came back may be
+                another turn's.
         """
+        self.gone = True
+        mine = ended(self.disk, 1)
         if not self.confined:
             return self.over() or unkept
         over = self._measure()
         for axis, share in enumerate(self.shares):
             if share.took() > share.may():
-                return over or self._took(axis, share.took(), _free(self.folder)[axis] or 0, "")
+                return over or disk_said.took(axis, share, share.took(),
+                                              _free(self.folder)[axis] or 0, None)
         if over:
             return over
-        short = self._short()
-        if not self.suspect and not short:
+        if not self.suspect and not self._short():
             return unkept  # nothing shows the machine took the disk it was refused
+        if not self.settling:
+            self._settle()
+        alone, gained = mine == self.seen_ended + 1, [0, 0]
         deadline = time.monotonic() + SETTLE_S
         while True:
             back = self._back()
+            gained = [max(had, now) for had, now in zip(gained, back, strict=True)]
+            alone = alone and ended(self.disk) == mine and not self._others_going()
             for axis, share in enumerate(self.shares):
-                if share.took() + back[axis] > share.may():
-                    return self._took(axis, share.took() + back[axis], share.seen_free, (
-                        f" and what came back to the disk once its processes were gone "
-                        f"({_amount(axis, back[axis])}, held where no name showed it)"
-                        if axis == BYTES else
-                        f" and what came back once its processes were gone ({back[axis]:,})"))
+                if alone and share.took() + back[axis] > share.may():
+                    return disk_said.took(axis, share, share.took() + back[axis],
+                                          share.seen_free, back[axis])
             short = self._short()
             if (not short and not self.suspect) or time.monotonic() >= deadline:
                 break
             time.sleep(0.05)
+        if not alone and (short or self.suspect):
+            raise DiskShort(disk_said.nobodys(str(self.folder), (gained[0], gained[1])),
+                            hint=ROOM_HINT)
         if short or self.suspect:
             free, _ = _free(self.folder)
             self.short(free, unkept)
         return unkept
+
+    def _others_going(self) -> bool:
+        """Whether another turn on its disk has a program gone that its watch has not yet
+        looked after (`after`): what that held comes back now."""
+        with SHARE_LOCK:
+            beside = [w for w in WATCHED if w.disk == self.disk and w is not self and not w.gone]
+        return any(not _running(other.root) for other in beside)
 
     def _short(self) -> bool:
         """Whether the disk is short of the harness's room now, bytes or files."""
@@ -345,18 +366,10 @@ class DiskWatch:
             DiskShort: always.
         """
         share = self.shares[BYTES]
-        own, files = share.took() / (1 << 20), _free(self.folder)[FILES]
-        lost = (share.free_at_start - free) / (1 << 20)
-        inodes = (f" and {files:,} files (inodes)" if files is not None and
-                  files < HARNESS_ROOM_FILES else "")
-        raise DiskShort(
-            f"the disk holding {self.folder} lost {lost:,.1f} MiB during the agent's turn"
-            f"{f' ({seen})' if seen else ''}, down to {free / (1 << 20):.1f} MiB{inodes} free "
-            f"(the harness keeps {HARNESS_ROOM_BYTES >> 20} MiB and {HARNESS_ROOM_FILES:,} "
-            f"files to record an attempt), by writes that are not the agent's: it ran "
-            f"confined, its folder, the files it holds open or mapped and what the harness "
-            f"wrote for it took {own:,.1f} MiB, and the loss stayed once its processes were "
-            "gone (not the agent's doing)", hint=ROOM_HINT)
+        raise DiskShort(disk_said.machines(
+            str(self.folder), (share.free_at_start - free) / (1 << 20), free / (1 << 20),
+            _free(self.folder)[FILES], seen, share.took() / (1 << 20), HARNESS_ROOM_BYTES,
+            HARNESS_ROOM_FILES), hint=ROOM_HINT)
 
     def close(self) -> None:
         """After the turn (what was deleted of it, deleted): what it keeps stays counted as
@@ -366,6 +379,7 @@ class DiskWatch:
         finally:
             with SHARE_LOCK:
                 WATCHED.discard(self)
+            self._settled()
 
     def __enter__(self) -> DiskWatch:
         return self
@@ -374,22 +388,10 @@ class DiskWatch:
         self.close()
 
 
-def _amount(axis: int, much: int) -> str:
-    return f"{much / (1 << 20):,.1f} MiB" if axis == BYTES else f"{much:,} files"
-
-
-def _filled(axis: int, share: Share, free: int, by_others: int) -> str:
-    """Why an unconfined turn is stopped for what it took of the disk's bytes or files."""
-    also = (f"; {_amount(axis, by_others)} of what it lost were written by the other turns "
-            "beside it" if by_others >= (1 << 20 if axis == BYTES else 1_000) else "")
-    if axis == FILES:
-        return (f"it used up the files (inodes) of the disk holding the run: {free:,} free of "
-                f"the {share.free_at_start:,} there were when its turn started (it may take "
-                f"{share.may():,}, and is stopped below {share.floor:,} free{also})")
-    return (f"it filled the disk holding the run: {free / (1 << 20):.1f} MiB free of the "
-            f"{share.free_at_start / (1 << 20):.1f} MiB there were when its turn started "
-            f"(it may take {share.may() >> 20:,} MiB, and is stopped below "
-            f"{share.floor >> 20:,} MiB free{also})")
+def _running(pid: int) -> bool:
+    """Whether the process `pid` runs still (not gone, dead or exiting; 0: none followed)."""
+    proc = strays.read(pid) if pid else None
+    return not pid or (proc is not None and not proc.ending)
 
 
 def wipe(scratch: Path) -> str:

@@ -1,5 +1,6 @@
 """The ledgers of the disks the program turns share (`bounds.DiskWatch`): what each turn wrote
-of its own, what the harness deleted itself, and one turn's share of a disk's bytes or files.
+of its own, what the harness deleted itself, which turns ended and which one settles, and one
+turn's share of a disk's bytes or files.
 Pure bookkeeping but `delete_counted`, which deletes what it counts.
 """
 from __future__ import annotations
@@ -27,6 +28,13 @@ FREED: dict[int, list[int]] = {}
 """By disk: the bytes and files the harness itself deleted on it from its start (a stopped
 turn's folder, `wipe`; what the run gave back of earlier agents, `given_back`): never what
 came back to another turn's disk as its processes went (red team 132)."""
+ENDED: dict[int, int] = {}
+"""By disk: how many turns on it have ended (their processes gone, `DiskWatch.after`): what
+comes back to a disk while another turn's processes go may be that turn's (red team 137)."""
+SETTLING: dict[int, threading.Lock] = {}
+"""By disk: held by the one turn stopped to see what comes back once its processes are gone,
+from before it is stopped until its turn is closed; another waits for it, running (two turns
+stopped at once each took what the other's processes gave back: red team 137)."""
 BYTES, FILES = 0, 1
 """The two quantities of a disk a turn may take, as the ledgers index them."""
 
@@ -42,6 +50,19 @@ def given_back(disk: int, size: int, files: int, kept: bool) -> None:
             written = WRITTEN.setdefault(disk, [0, 0])
             written[BYTES] -= size
             written[FILES] -= files
+
+
+def settling(disk: int) -> threading.Lock:
+    """The lock of the disk `disk` that one turn settles under at a time (`SETTLING`)."""
+    with SHARE_LOCK:
+        return SETTLING.setdefault(disk, threading.Lock())
+
+
+def ended(disk: int, more: int = 0) -> int:
+    """How many turns on the disk `disk` have ended, after counting `more` (`ENDED`)."""
+    with SHARE_LOCK:
+        ENDED[disk] = ENDED.get(disk, 0) + more
+        return ENDED[disk]
 
 
 @dataclass
@@ -94,5 +115,5 @@ def delete_counted(folder: Path, kept: bool) -> list[str]:
     return troubles
 
 
-__all__ = ["BYTES", "FILES", "FREED", "SHARE_LOCK", "WATCHED", "WRITTEN", "Share",
-           "delete_counted", "given_back"]
+__all__ = ["BYTES", "ENDED", "FILES", "FREED", "SETTLING", "SHARE_LOCK", "WATCHED", "WRITTEN",
+           "Share", "delete_counted", "ended", "given_back", "settling"]
