@@ -22,7 +22,7 @@ from phoneshell.sim import back_menu
 from phoneshell.sim.back_menu import BackMenu
 from phoneshell.sim.facts import DeviceFacts
 from phoneshell.sim.touch_paths import hit_path
-from phoneshell.sim.ui import EditText, Handler, Node, Rect, Wheel, walk
+from phoneshell.sim.ui import EditText, Handler, Node, Rect, Wheel, hidden, walk
 
 NAV_TOP = 62
 NAV_BOTTOM = 116
@@ -35,6 +35,8 @@ LARGE_TITLE = LARGE_NAV_BOTTOM - NAV_BOTTOM
 before its bar has shrunk to the standard one."""
 LARGE_TITLE_Y = 119
 """Where a large title's text starts (the Settings root's dump), while its list is at its top."""
+OVER_TITLE_Y = LARGE_TITLE_Y - 19
+"""Where a line drawn over a large title starts (`nav_bar`'s `over_title`: App Store's date)."""
 TAB_BAR_HEIGHT = 83
 SEARCH_TOP = NAV_TOP + 46
 """Where a search field in a navigation bar starts, under its title (`nav_bar`'s `search`;
@@ -154,8 +156,14 @@ def image(name: str | None, frame: Rect, *, label: str | None = None) -> Node:
 def nav_bar(facts: DeviceFacts, title: str, *, back: str | None = None,
             on_back: Handler | None = None, large: bool = False,
             trailing: Sequence[Node] = (), menu: BackMenu | None = None,
-            behind: Sequence[str] = (), search: Sequence[Node] = ()) -> Node:
+            behind: Sequence[str] = (), search: Sequence[Node] = (),
+            over_title: str | None = None) -> Node:
     """A NavigationBar named after its page, with a back button labelled with the previous page.
+
+    `over_title`: a line of small capitals over a large title (App Store's Today date), part
+    of the large title as on a phone: inside the bar's frame, so a touch there is the bar's
+    (the bridge names what a bar covers as the bar's, whatever is laid under it), and it
+    scrolls away with the title (`_collapsed`).
 
     `search`: a search field and its Cancel, placed from `SEARCH_TOP` under the title, the bar
     reaching down past them as a bar with a search controller does (Clock's city chooser): a
@@ -171,6 +179,9 @@ def nav_bar(facts: DeviceFacts, title: str, *, back: str | None = None,
         kids += back_controls(facts, back, Rect(16, NAV_TOP, 44, 44), on_back, menu=menu,
                               behind=behind)
     if large:
+        if over_title is not None:
+            kids.append(text(over_title, Rect(16, OVER_TITLE_Y,
+                                              text_width(over_title, 13) + 20, 16)))
         kids.append(text(title, Rect(16, LARGE_TITLE_Y, text_width(title, 34), 42),
                          header=True))
         height = LARGE_NAV_BOTTOM - NAV_TOP
@@ -214,6 +225,12 @@ def _collapsed(children: Sequence[Node]) -> tuple[Node, ...]:
     rise = LARGE_NAV_BOTTOM - under.open_part.y
 
     def moved(node: Node) -> Node:
+        if node.type == "StaticText" and node.frame.y == OVER_TITLE_Y:
+            # The line over the title scrolls up with it, and is gone once it would leave the
+            # bar (a phone clips it to the bar as it scrolls under the status bar).
+            up = replace(node, frame=Rect(node.frame.x, OVER_TITLE_Y - rise,
+                                          node.frame.width, node.frame.height))
+            return up if up.frame.y >= NAV_TOP else hidden(up)
         if node.type != "StaticText" or node.frame.y != LARGE_TITLE_Y:
             return node
         if rise < LARGE_TITLE:

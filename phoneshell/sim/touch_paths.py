@@ -44,10 +44,21 @@ def _hit(node: Node, x: float, y: float, parts: tuple[Rect, ...]) -> list[Node]:
             break  # the presentation's layer takes every touch on what lies under it
     # A list takes a drag on its blank space whatever it tells accessibility: iOS 26 reports
     # Settings' root collection view visible="false" while it fills the screen.
-    if (takes_touches(node, parts) and node.open_part.contains(x, y)
-            and not _passes_touches(node)):
-        return [node]
+    if takes_touches(node, parts) and node.open_part.contains(x, y):
+        if not _passes_touches(node):
+            return [node]
+        board = _keyboard_of(node)
+        if board is not None:
+            # The keyboard's window takes every touch on the view holding the keys (the strip
+            # between the globe and dictation too): it is the Keyboard's, as the bridge names
+            # it (`bridge.touched.keyboard_areas`), never the app's beneath (RT136-3).
+            return [node, board]
     return []
+
+
+def _keyboard_of(node: Node) -> Node | None:
+    """The visible Keyboard `node` holds as a child (the view `keyboard.keyboard` builds)."""
+    return next((c for c in node.children if c.type == "Keyboard" and c.visible), None)
 
 
 def takes_touches(node: Node, parts: tuple[Rect, ...]) -> bool:

@@ -12,6 +12,7 @@ import pytest
 import wda
 
 from bridge.targets import node_at
+from phoneshell.sim.apps import builtin_apps
 from phoneshell.sim.apps.clock_world import CITIES
 from phoneshell.sim.server import SimServer
 from phoneshell.sim.source import to_json
@@ -46,13 +47,15 @@ def _same(found: Mapping[str, object], node: Node) -> bool:
             and r == {"x": f.x, "y": f.y, "width": f.width, "height": f.height})
 
 
-def _misses(server: SimServer, bottom: int = 860) -> list[str]:
+def _misses(server: SimServer, bottom: int = 860, across: int = 14) -> list[str]:
+    """Where the bridge and the simulator disagree, over points 6 pt apart down the screen
+    and `across` pt apart along it."""
     with server.lock:
         screen = server.phone.screen()
         tree, root = to_json(screen), screen.root
     wrong = []
     for y in range(50, bottom, 6):
-        for x in range(5, 400, 14):
+        for x in range(5, 400, across):
             found, path = node_at(tree, x, y), hit_path(root, x, y)
             if found is None or any(_same(found, n) for n in path):
                 continue
@@ -202,3 +205,60 @@ def test_the_bridge_names_the_bar_over_a_row_scrolled_under_a_sheets_header(
     assert (found.get("type"), found.get("name")) == ("NavigationBar", "Choose a City.")
     assert [(n.type, n.name) for n in hit_path(root, x, y)[-1:]] == \
         [("NavigationBar", "Choose a City.")]
+
+
+FIRST_SCREENS = sorted(app.bundle_id for app in builtin_apps())
+"""Every app, on the screen it opens on: content laid in a bar's frame (App Store's date,
+RT136-1) or a list cut by something that is no bar (Weather's header, RT136-2) shows only on
+screens nobody listed, so the grid covers them all."""
+CUT_BY_NO_BAR = {"com.apple.mobilecal": "Calendar's hours list starts under its week strip "
+                 "(calendar.py frames it under the bars from the screen's top): the bridge "
+                 "names the hour scrolled into the strip, the simulator nothing"}
+
+
+@pytest.mark.slow  # ~3 minutes over every app on two cores: CI runs it
+@pytest.mark.parametrize("bundle", FIRST_SCREENS)
+def test_every_apps_first_screen_scrolled_is_hit_as_the_bridge_names_it(
+        sim: tuple[SimServer, wda.Client], bundle: str, request: pytest.FixtureRequest) -> None:
+    """Unscrolled, then scrolled 30 pt (a large title half collapsed) and 120 pt (rows under
+    the collapsed bar), every grid point names one of the elements the simulator's touch
+    passes through. Points 6 pt apart down the screen (a band is a few points tall), 42 along
+    it (what lies under a bar spans the width)."""
+    if bundle in CUT_BY_NO_BAR:
+        request.applymarker(pytest.mark.xfail(reason=CUT_BY_NO_BAR[bundle], strict=True))
+    server, client = sim
+    s = client.session(bundle)
+    wrong = []
+    for scrolled, more in ((0, 0), (30, 30), (120, 90)):
+        if more:
+            s.swipe(200, 600, 200, 600 - more, 0.3)
+        wrong += [f"{scrolled}: {miss}" for miss in _misses(server, across=42)]
+    assert wrong == []
+
+
+@pytest.mark.slow  # a grid of every point of a screen, seconds: CI runs it
+def test_the_keyboards_blank_strip_is_the_keyboards(
+        sim: tuple[SimServer, wda.Client]) -> None:
+    """Spotlight's keyboard: the strip between the globe and dictation, and the gaps between
+    keys, are the Keyboard's for the simulator as for the bridge (RT136-3: the simulator
+    passed them to the window beneath)."""
+    server, client = sim
+    client.home()
+    s = client.session()
+    s.swipe(201, 300, 201, 620, 0.3)
+    assert _misses(server, across=7) == []
+    with server.lock:
+        root = server.phone.screen().root
+    assert [n.type for n in hit_path(root, 120, 830)][-1] == "Keyboard"
+
+
+@pytest.mark.slow  # a grid of a screen, seconds: CI runs it
+def test_a_weather_row_scrolled_into_the_places_header_is_no_ones(
+        sim: tuple[SimServer, wda.Client]) -> None:
+    """RT136-2: after a 200 pt swipe the first day's row runs 5 pt up into the place's header;
+    the bridge named the row there while the simulator's list, cut by the header, took
+    nothing. The header is no bar: the list starts under it, for both."""
+    server, client = sim
+    s = client.session("com.apple.weather")
+    s.swipe(200, 700, 200, 500, 0.3)
+    assert _misses(server, across=42) == []

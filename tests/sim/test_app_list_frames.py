@@ -32,6 +32,13 @@ WITH_LIST = frozenset({"com.apple.Preferences", "com.apple.mobilenotes", "com.ap
 """The apps whose first screen is a list (the others' first screens hold none, which the test
 holds them to, so it never passes by finding nothing)."""
 
+UNDER_A_HEADER = {"com.apple.weather": 340}
+"""Lists that start under a header of their screen that is no bar (Weather's place: its name,
+temperature and conditions), at this y, spanning the rest of the screen under its toolbar: only
+bars are drawn over a list (what the bridge and the harness take off what it shows), so a list
+cut by anything else would show rows there that neither the finger nor the log could agree on
+(RT136-2)."""
+
 PENDING: frozenset[str] = frozenset()
 """Lists still framed between their bars, held back until what reads them follows the rule; none
 since the harness takes what a list shows from the part its bars leave (`screen_part.shown_part`,
@@ -87,7 +94,8 @@ def _span_their_screen(frames: list[Frame], screen: Frame, pending: bool) -> Non
 def test_every_apps_first_list_spans_its_screen(bundle: str) -> None:
     frames, screen = _lists_on(bundle)
     assert bool(frames) == (bundle in WITH_LIST), frames
-    _span_their_screen(frames, screen, bundle in PENDING)
+    top = UNDER_A_HEADER.get(bundle, 0)
+    _span_their_screen(frames, (0, top, screen[2], screen[3] - top), bundle in PENDING)
 
 
 @pytest.mark.parametrize(("bundle", "tap"), [

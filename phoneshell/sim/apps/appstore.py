@@ -117,10 +117,9 @@ def render(state: AppStoreState, host: Host) -> Node:
     """The selected tab's large title and list, the tab bar, and the sign-in alert if up."""
     f = host.facts
     name = TABS[state.tab]
-    kids = [layout.nav_bar(f, name, large=True)]
-    if name == "Today":
-        day = f.date_text.upper()
-        kids.append(layout.text(day, Rect(16, 100, layout.text_width(day, 13) + 20, 16)))
+    # Today's date is drawn over its large title, and is part of it (`nav_bar`'s over_title).
+    kids = [layout.nav_bar(f, name, large=True,
+                           over_title=f.date_text.upper() if name == "Today" else None)]
     bottom = f.height - layout.TAB_BAR_HEIGHT
     viewport = Rect(0, layout.LARGE_NAV_BOTTOM, f.width, bottom - layout.LARGE_NAV_BOTTOM)
     kids.append(lists.table(state.scrolls[state.tab], viewport, _sections(state, host),

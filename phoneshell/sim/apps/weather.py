@@ -118,8 +118,11 @@ def _page(state: WeatherState, host: Host) -> Node:
     sections = [lists.Section((_hourly(place, f),), header="Hourly Forecast"),
                 lists.Section(ten_day, header="10-Day Forecast")]
     viewport = Rect(0, 340, f.width, TOOLBAR_TOP - 340)
+    # The place's header is no bar: the list starts under it (spanning only the toolbar), so
+    # a row scrolled up into the header's band is outside the list's frame, for the finger and
+    # for the bridge alike (RT136-2: the bridge named a row where the sim's list took nothing).
     table = lists.table(state.forecast, viewport, sections, key=f"forecast:{place.name}",
-                        frame=lists.under_bars(f))
+                        frame=lists.under_bars(f, top=viewport.y))
 
     def open_list() -> None:
         state.listing, state.shown = True, showing()
