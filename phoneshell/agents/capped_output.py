@@ -1,11 +1,14 @@
 """The harness's copy of a program agent's stdout and stderr: read from the pipes it writes,
 kept to a hard bound however fast it prints, and never a crash of the run.
 
-Only so much of each is kept (`OUTPUT_MAX_BYTES`: its start and its end); its last claim line is
-followed as it is read, wherever it falls (`CappedOutput`'s `seen`). A copy a full disk refuses
-is its failure (`unkept`, which `bounds.DiskWatch.after` judges with what it wrote), never a
-crash of the run; one refused for anything else (the rig's file-size limit, an I/O error) is the
-rig's (`OutputRefused`: `runner.unwritten` stops the run). It writes nothing but the copy.
+Only so much of each is kept (`OUTPUT_MAX_BYTES`: its start and its end), and never more than a
+quarter of the rig's file-size limit (`size_limit.under_limit`: what a program prints never
+makes the copy meet the limit, whose EFBIG is the rig's; a copy cut to it says so, `cut`); its
+last claim line is followed as it is read, wherever it falls (`CappedOutput`'s `seen`). A copy a
+full disk refuses is its failure (`unkept`, which `bounds.DiskWatch.after` judges with what it
+wrote), never a crash of the run; one refused for anything else (the rig's file-size limit, an
+I/O error) is the rig's (`OutputRefused`: `runner.unwritten` stops the run). It writes nothing
+but the copy.
 """
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ from pathlib import Path
 from typing import IO
 
 from phoneshell.agents.bounds import ROOM_HINT
+from phoneshell.agents.size_limit import file_size_limit, limit_text, under_limit
 from phoneshell.errors import DISK_FULL, RunError
 
 OUTPUT_MAX_BYTES = 8 << 20
@@ -30,9 +34,10 @@ DRAIN_S = 1.0
 
 class CappedOutput:
     """Copy one of a program's output pipes into a file, keeping its first and last
-    `OUTPUT_MAX_BYTES / 2` bytes and saying how much was left out between them. A file the
-    disk refuses (full, by the program or anything else in its turn) ends the copy, not the
-    run: the pipe is still read to its end, and why it was not kept is `unkept`.
+    `max_bytes / 2` bytes (`OUTPUT_MAX_BYTES`, or less under the file-size limit) and saying
+    how much was left out between them. A file the disk refuses (full, by the program or
+    anything else in its turn) ends the copy, not the run: the pipe is still read to its end,
+    and why it was not kept is `unkept`.
 
     Args:
         pipe: the read end (the program holds the write end).
@@ -45,6 +50,10 @@ class CappedOutput:
     def __init__(self, pipe: IO[bytes], path: Path,
                  seen: Callable[[bytes], None] = lambda chunk: None) -> None:
         self.pipe, self.path, self.seen = pipe, path, seen
+        self.max_bytes = under_limit(OUTPUT_MAX_BYTES)
+        """How much of it is kept: its cap, or a quarter of the rig's file-size limit."""
+        self.dropped = 0
+        """Bytes of it left out (between its kept start and end), once the copy is done."""
         self.unkept = ""
         """Why its output could not all be kept ("" when it was), once the copy is done: a
         full disk, which its turn may have filled."""
@@ -73,7 +82,7 @@ class CappedOutput:
     def _keep(self, out: IO[bytes] | None) -> None:
         """Read the pipe to its end (or until given up on), writing what is kept to `out`
         (None: only read)."""
-        half = OUTPUT_MAX_BYTES // 2
+        half = self.max_bytes // 2
         head = 0
         tail: deque[bytes] = deque()
         kept_tail = dropped = 0
@@ -113,9 +122,10 @@ class CappedOutput:
         if kept_tail > half:  # the oldest chunk cut to fit, whatever size the reads were
             dropped += kept_tail - half
             tail[0] = tail[0][kept_tail - half:]
+        self.dropped = dropped
         if dropped:
             out.write(f"\n[phoneshell: {dropped:,} bytes left out here; "
-                      f"{OUTPUT_MAX_BYTES >> 20} MiB of output are kept]\n".encode())
+                      f"{limit_text(self.max_bytes)} of output are kept]\n".encode())
         out.writelines(tail)
 
     def finish(self) -> None:
@@ -123,6 +133,16 @@ class CappedOutput:
         pipe still held open by something the program left is given up on."""
         self.stop.set()
         self.thread.join()
+
+
+def cut(outputs: list[CappedOutput]) -> tuple[str, ...]:
+    """What was left out of each copy kept smaller than `OUTPUT_MAX_BYTES` for the rig's
+    file-size limit, to be said in its row: graded as cut, as at the cap (its claim is followed
+    over the whole of it, `seen`)."""
+    return tuple(
+        f"its {o.path.name} was cut to {limit_text(o.max_bytes)} ({o.dropped:,} bytes left out), "
+        f"a quarter of the rig's file-size limit of {limit_text(file_size_limit() or 0)}"
+        for o in outputs if o.dropped and o.max_bytes < OUTPUT_MAX_BYTES)
 
 
 def unkept(outputs: list[CappedOutput]) -> str:
@@ -151,5 +171,5 @@ def refused(outputs: list[CappedOutput]) -> None:
                                 hint=ROOM_HINT) from output.refused
 
 
-__all__ = ["DRAIN_S", "OUTPUT_MAX_BYTES", "READ_CHUNK", "CappedOutput", "OutputRefused",
+__all__ = ["DRAIN_S", "OUTPUT_MAX_BYTES", "READ_CHUNK", "CappedOutput", "OutputRefused", "cut",
            "refused", "unkept"]

@@ -166,7 +166,8 @@ def run_turn(argv: list[str], env: Mapping[str, str], box: Sandbox, scratch: Pat
     # a copy of its output the rig refused (`ulimit -f`, EIO, a read-only disk) is the rig's:
     # raised for the run to stop on (`runner.unwritten`), never its failure (red team 132)
     capped_output.refused(outputs)
-    return Turn(code, timed_out, stopped, _said(left, output[1], limit, refused),
+    said = _said(left, output[1], limit, refused) + capped_output.cut(outputs)
+    return Turn(code, timed_out, stopped, said,
                 (taken.given,) if taken.given else ())
 
 

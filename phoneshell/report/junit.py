@@ -7,8 +7,15 @@ failure); one not scored is an `<error type="not scored">` with the reason, and 
 never run an `<error type="not run">` (the rig's or the run's error, never the agent's failure,
 and never a `<skipped>`, which CI reads as green: an agent that left the phone so later attempts
 could not be scored would pass there). A task file the run left out for errors is an `<error>`
-case too, as is a run the report could not read. The claim goes to `<system-out>`. ElementTree
-writes the file, so text from agents and devices is escaped.
+case too, as is a run the report could not read. The claim goes to `<system-out>`.
+
+Text from agents and devices is written as the terminal shows it (red team 137: a CI step that
+prints the file when its publish step fails ran an agent's `##vso[task.complete
+result=Succeeded;]`, and a carriage return or U+202E drew another line's words): every string
+through `untrusted.visible`, then `xml_safe` (`_x`), and in element text each line of a
+multi-line value after its first behind `| `, as the run's progress lines quote it, its white
+space single (`_lines`): no line of agent text starts a line of the file. ElementTree then
+escapes it for XML.
 """
 
 from __future__ import annotations
@@ -20,24 +27,39 @@ from pathlib import Path
 from phoneshell.report.escape import xml_safe
 from phoneshell.report.runs import Attempt, RunRecord
 from phoneshell.report.tally import Report, Unreadable
+from phoneshell.runner.lines import QUOTED
+from phoneshell.untrusted import tidy_lines, visible
+
+
+def _x(text: str) -> str:
+    """Any text for the file, as the terminal shows it: escapes for what would act or hide
+    (`visible`), then for what XML cannot hold."""
+    return xml_safe(visible(text))
+
+
+def _lines(entries: Sequence[str]) -> str:
+    """Element text of `entries`, one line each begun by the harness's own words: each shown
+    as `_x` does, its white space single, and its lines after the first behind `| `."""
+    return "\n".join(f"{QUOTED if i else ''}{part}" for entry in entries
+                     for i, part in enumerate(tidy_lines(_x(entry))))
 
 
 def _case(suite: ET.Element, attempt: Attempt) -> None:
     row = attempt.row
-    case = ET.SubElement(suite, "testcase", classname=xml_safe(row.task_id),
-                         name=xml_safe(f"{row.task_id} #{row.attempt}"),
+    case = ET.SubElement(suite, "testcase", classname=_x(row.task_id),
+                         name=_x(f"{row.task_id} #{row.attempt}"),
                          time=f"{row.seconds:.3f}")
     if row.skipped:
         ET.SubElement(case, "error", type="not scored",
-                      message=xml_safe(f"not scored: {row.skip_reason}"))
+                      message=_x(f"not scored: {row.skip_reason}"))
     elif not row.passed:
         failed = [c for c in row.checks if not c.passed]
         why = ("ran out of time" if row.timed_out else "ran out of turns" if row.out_of_turns
                else "; ".join(c.label or c.kind for c in failed) or "no check passed")
-        failure = ET.SubElement(case, "failure", message=xml_safe(why), type="failed")
-        failure.text = xml_safe("\n".join(
+        failure = ET.SubElement(case, "failure", message=_x(why), type="failed")
+        failure.text = _lines(
             [f"{'passed' if c.passed else 'FAILED'}  {c.label or c.kind}: {c.detail}"
-             for c in row.checks] + ([f"agent error: {row.error}"] if row.error else [])))
+             for c in row.checks] + ([f"agent error: {row.error}"] if row.error else []))
     out = []
     if row.claim is not None:
         out.append(f"claim: {row.claim.status}")
@@ -48,30 +70,30 @@ def _case(suite: ET.Element, attempt: Attempt) -> None:
     out += [f"superseded try: {r.skip_reason}" for r in attempt.superseded]
     if not row.teardown.ok:
         out.append(f"teardown failed: {row.teardown.error}")
-    ET.SubElement(case, "system-out").text = xml_safe("\n".join(out))
+    ET.SubElement(case, "system-out").text = _lines(out)
 
 
 def _not_run(suite: ET.Element, task_id: str, number: int) -> None:
     """A planned attempt with no row: an error, "not run" (never a failure, never left out)."""
-    case = ET.SubElement(suite, "testcase", classname=xml_safe(task_id),
-                         name=xml_safe(f"{task_id} #{number}"), time="0.000")
+    case = ET.SubElement(suite, "testcase", classname=_x(task_id),
+                         name=_x(f"{task_id} #{number}"), time="0.000")
     ET.SubElement(case, "error", type="not run",
                   message="not run: the run stopped or was cut short before this attempt")
 
 
 def _left_out(suite: ET.Element, file: str, errors: Sequence[str]) -> None:
     """A task file the run left out for errors: an error, none of its tasks run."""
-    case = ET.SubElement(suite, "testcase", classname="left-out", name=xml_safe(file),
+    case = ET.SubElement(suite, "testcase", classname="left-out", name=_x(file),
                          time="0.000")
     error = ET.SubElement(case, "error", type="task file error",
-                          message=xml_safe(f"left out for errors: {errors[0] if errors else ''}"))
-    error.text = xml_safe("\n".join(errors))
+                          message=_x(f"left out for errors: {errors[0] if errors else ''}"))
+    error.text = _lines(errors)
 
 
 def _run_error(suite: ET.Element, name: str, kind: str, message: str) -> None:
     """A case for what keeps a run from passing that is no attempt of it."""
-    case = ET.SubElement(suite, "testcase", classname=kind, name=xml_safe(name), time="0.000")
-    ET.SubElement(case, "error", type=kind, message=xml_safe(message))
+    case = ET.SubElement(suite, "testcase", classname=kind, name=_x(name), time="0.000")
+    ET.SubElement(case, "error", type=kind, message=_x(message))
 
 
 def junit_xml(runs: Sequence[RunRecord], unreadable: Sequence[Unreadable] = ()) -> ET.ElementTree:
@@ -84,7 +106,7 @@ def junit_xml(runs: Sequence[RunRecord], unreadable: Sequence[Unreadable] = ()) 
         never = run.not_run()
         left_out = run.manifest.left_out
         suite = ET.SubElement(
-            root, "testsuite", name=xml_safe(run.label),
+            root, "testsuite", name=_x(run.label),
             tests=str(len(rows) + len(never) + len(left_out) + (not run.planned)),
             failures=str(sum(1 for r in rows if not r.skipped and not r.passed)),
             skipped="0", errors=str(sum(r.skipped for r in rows) + len(never) + len(left_out)
@@ -99,7 +121,7 @@ def junit_xml(runs: Sequence[RunRecord], unreadable: Sequence[Unreadable] = ()) 
         if not run.planned:  # a run of nothing passed nothing: `all_passed` says so too
             _run_error(suite, run.label, "nothing planned", "the run planned no attempt")
     for gone in unreadable:
-        suite = ET.SubElement(root, "testsuite", name=xml_safe(gone.run_dir), tests="1",
+        suite = ET.SubElement(root, "testsuite", name=_x(gone.run_dir), tests="1",
                               failures="0", skipped="0", errors="1", time="0.000")
         _run_error(suite, gone.run_dir, "unreadable", f"not counted: {gone.error}")
     for count in ("tests", "failures", "skipped", "errors"):

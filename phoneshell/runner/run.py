@@ -28,6 +28,7 @@ from phoneshell.agents import make_agent
 from phoneshell.agents.command import CommandAgent, refuse_unstartable
 from phoneshell.agents.sandbox import Sandbox
 from phoneshell.agents.sandbox_choice import choose
+from phoneshell.agents.size_limit import refuse_small_limit, under_limit
 from phoneshell.errors import RunError
 from phoneshell.kept import changed_hint
 from phoneshell.phones.open import DeviceHandle, open_phones
@@ -108,6 +109,7 @@ def run_suite(options: RunOptions, progress: Progress) -> RunSummary:
     process (`folder.writing`) from before anything in it is written or moved until the run
     ends: a second writer is refused, naming this one."""
     progress = _shown(progress)
+    refuse_small_limit()  # the file-size limit, read once: too small for its own files, no run
     held = ExitStack()
     try:
         recorded = None
@@ -187,8 +189,9 @@ def _run(options: RunOptions, recorded: RunManifest | None, held: ExitStack,
         summary = RunSummary(folder.run_id, folder.run_dir, left_out=folder.manifest.left_out,
                              already_scored=sum(key in folder.scored for key in record),
                              planned=len(plans))
+        # a turn's share of the log stays under the file-size limit, as its output's copy does
         run = Workers(folder, plans, agent_spec, progress, summary, sandbox, sealer, trajectory,
-                   options.agent_log_bytes)
+                      under_limit(options.agent_log_bytes))
         _go(run, devices, resume_command(options.runs_dir, folder.run_id, options.device,
                                          options.sandbox))
     # imported here: the report's modules are needed only once the run has ended

@@ -27,6 +27,7 @@ from pathlib import Path
 
 import pytest
 from cli_process import ROOT
+from limited_run import limited_once_begun
 
 TASK = str(ROOT / "environments" / "calculator.arithmetic.yaml")
 
@@ -72,8 +73,8 @@ def test_a_run_whose_log_stops_taking_lines_records_every_attempt(tmp_path: Path
     runs, log = tmp_path / "runs", tmp_path / "run.log"
     log.write_text("x" * (60 << 10))
     with log.open("a") as out:  # room for the first line or two only
-        done = cli_limited((60 << 10) + 90, "run", TASK, "--agent", "solution", "--runs",
-                           str(runs), "--run-id", "R", stdout=out)
+        done = limited_once_begun((60 << 10) + 90, runs, "run", TASK, "--agent", "solution",
+                                  "--runs", str(runs), "--run-id", "R", stdout=out)
     assert done.returncode == 2, done.stderr
     assert "the command's output (stdout" in done.stderr, done.stderr
     assert "--resume" not in done.stderr and str(runs) + " could not" not in done.stderr
@@ -84,8 +85,8 @@ def test_a_run_whose_log_stops_taking_lines_records_every_attempt(tmp_path: Path
 @pytest.mark.slow  # a run, for seconds
 def test_housekeeping_the_audit_log_refused_is_the_run_folders(tmp_path: Path) -> None:
     runs = tmp_path / "runs"
-    done = cli_limited(20 << 10, "run", TASK, "--agent", "solution", "--runs", str(runs),
-                       "--run-id", "R")
+    done = limited_once_begun(20 << 10, runs, "run", TASK, "--agent", "solution", "--runs",
+                              str(runs), "--run-id", "R")
     said = done.stdout + done.stderr
     assert done.returncode == 2, said
     assert "could not be counted" not in said and "could not be read before" not in said, said
@@ -100,8 +101,8 @@ NOTHING = "http://127.0.0.1:9"
 @pytest.mark.slow  # a run, for seconds
 def test_a_run_the_folder_stopped_is_told_to_mend_the_storage_not_the_phone(
         tmp_path: Path) -> None:
-    done = cli_limited(20 << 10, "run", TASK, "--agent", "solution", "--runs",
-                       str(tmp_path / "runs"), "--run-id", "R")
+    done = limited_once_begun(20 << 10, tmp_path / "runs", "run", TASK, "--agent", "solution",
+                              "--runs", str(tmp_path / "runs"), "--run-id", "R")
     hint = next(x for x in done.stderr.splitlines() if x.startswith("hint:"))
     assert done.returncode == 2, done.stderr
     assert "doctor" not in hint and "raise it" in hint and "no phone was at fault" in hint, hint

@@ -21,6 +21,7 @@ from xml.etree import ElementTree
 
 import pytest
 from cli_process import ROOT, run_cli
+from limited_run import limited_once_begun
 
 TASK = str(ROOT / "environments" / "calculator.arithmetic.yaml")
 
@@ -76,7 +77,8 @@ def test_a_report_page_over_the_file_size_limit_is_said_not_a_bug(tmp_path: Path
 @pytest.mark.slow  # two runs of a task
 def test_a_baseline_over_the_file_size_limit_leaves_only_whole_files(tmp_path: Path) -> None:
     limit = 32 << 10  # run.json fits; a page source or a screenshot does not
-    done = cli_limited("baseline", TASK, "--runs", str(tmp_path / "runs"), limit=limit)
+    done = limited_once_begun(limit, tmp_path / "runs", "baseline", TASK, "--runs",
+                              str(tmp_path / "runs"))
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
     error, hint = (next(x for x in done.stderr.splitlines() if x.startswith(p))
                    for p in ("error:", "hint:"))

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from cli_process import ROOT, run_cli
+from limited_run import limited_once_begun
 
 pytestmark = pytest.mark.slow  # whole programs for seconds
 
@@ -102,12 +103,10 @@ def test_an_action_the_bridge_cannot_log_is_not_charged_to_the_agent_and_stops_t
 def test_a_capture_the_harness_cannot_write_is_not_graded(tmp_path: Path) -> None:
     """The reference finish under a limit its screenshot does not fit: not "graded failed, as
     the agent's own input may have caused it", but not scored, and the run stops there."""
-    runs = tmp_path / "runs"
-    process = phoneshell("run", TASK, "--agent", "solution", "--runs", str(runs), "--run-id",
-                         "R", "--repeat", "2", limit=36 << 10)
-    out, err = process.communicate(timeout=120)
-    stopped_whole(subprocess.CompletedProcess(process.args, process.returncode, out, err),
-                  runs / "R")
+    runs = tmp_path / "runs"  # a run does not start under 1 MiB: the limit drops once it has
+    done = limited_once_begun(36 << 10, runs, "run", TASK, "--agent", "solution", "--runs",
+                              str(runs), "--run-id", "R", "--repeat", "2")
+    stopped_whole(done, runs / "R")
     recorded = rows(runs / "R")
     assert [r["outcome"] for r in recorded] == ["skipped"], recorded
     assert REASON in str(recorded[0]["skip_reason"]), recorded
