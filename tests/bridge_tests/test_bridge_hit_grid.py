@@ -211,21 +211,16 @@ FIRST_SCREENS = sorted(app.bundle_id for app in builtin_apps())
 """Every app, on the screen it opens on: content laid in a bar's frame (App Store's date,
 RT136-1) or a list cut by something that is no bar (Weather's header, RT136-2) shows only on
 screens nobody listed, so the grid covers them all."""
-CUT_BY_NO_BAR = {"com.apple.mobilecal": "Calendar's hours list starts under its week strip "
-                 "(calendar.py frames it under the bars from the screen's top): the bridge "
-                 "names the hour scrolled into the strip, the simulator nothing"}
 
 
 @pytest.mark.slow  # ~3 minutes over every app on two cores: CI runs it
 @pytest.mark.parametrize("bundle", FIRST_SCREENS)
 def test_every_apps_first_screen_scrolled_is_hit_as_the_bridge_names_it(
-        sim: tuple[SimServer, wda.Client], bundle: str, request: pytest.FixtureRequest) -> None:
+        sim: tuple[SimServer, wda.Client], bundle: str) -> None:
     """Unscrolled, then scrolled 30 pt (a large title half collapsed) and 120 pt (rows under
     the collapsed bar), every grid point names one of the elements the simulator's touch
     passes through. Points 6 pt apart down the screen (a band is a few points tall), 42 along
     it (what lies under a bar spans the width)."""
-    if bundle in CUT_BY_NO_BAR:
-        request.applymarker(pytest.mark.xfail(reason=CUT_BY_NO_BAR[bundle], strict=True))
     server, client = sim
     s = client.session(bundle)
     wrong = []

@@ -132,7 +132,9 @@ def _hours(state: CalendarState, f: DeviceFacts, top: int, events: Sequence[Show
     viewport = Rect(0, top, f.width, f.height - TOOLBAR_HEIGHT - top)
     return lists.table(state.hours, viewport, [lists.Section(tuple(
         hour_row(h) for h in range(24)))], key="hours",
-        frame=lists.under_bars(f))
+        # the week strip above is no bar: the list starts under it (as Weather's under its
+        # header), so an hour scrolled into the strip is outside the list for finger and log
+        frame=lists.under_bars(f, top=viewport.y))
 
 
 def spoken(day: date, name: str, f: DeviceFacts) -> str:
