@@ -6,7 +6,8 @@ and none of it may change the document it is shown in, nor read otherwise than i
 terminal shows it (`untrusted.visible`), then HTML-escaped. A page shows what the terminal shows:
 a direction override (U+202E) is `\\u202e`, not "DESSAP" drawn as "PASSED", and a carriage
 return or a line separator is `\\r` / `\\u2028`, not the start of a line that passes for the
-harness's own (red team 134). XML (JUnit) takes `xml_safe`: what XML cannot hold, escaped.
+harness's own (red team 134). JUnit's XML takes `xml_safe` after `untrusted.visible` too
+(report/junit.py, red team 137): what XML cannot hold, escaped.
 """
 
 from __future__ import annotations
