@@ -274,7 +274,8 @@ class DiskWatch:
         return disk_said.stopped(axis, share, now)
 
     def _settle(self) -> None:
-        """Wait for the turn settling on its disk, if any, and be the one (`disk_share.SETTLING`)."""
+        """Wait for the turn settling on its disk, if any, and be the one settling
+        (`disk_share.SETTLING`)."""
         settling(self.disk).acquire()
         self.settling = True
 
