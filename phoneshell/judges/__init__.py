@@ -3,6 +3,7 @@
     sources    where items come from (run folders, swap and attack results) and their labels
     words      audit-logged actions in words a person reads
     judgeset   build a judgeset folder (items apart from labels) and read it back
+    sameness   what makes two items the same trajectory (never the status bar)
     population every scored attempt of its runs, and the item that judges each (ranking)
     horizon    the same items in AgentHorizon's layout
     base       what a judge is, the judge registry, reading a verdict from a judge's answer

@@ -17,8 +17,6 @@ only the lines its seal vouches for (whose frames it verified). Reads files only
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 import shutil
 import time
@@ -29,13 +27,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from phoneshell import __version__
-from phoneshell.audit import Action
 from phoneshell.errors import EvidenceError
 from phoneshell.evidence import Evidence, load_evidence
 from phoneshell.frames import DEFAULT_LONG_EDGE, FrameError, scale_png
 from phoneshell.grader import git_commit
 from phoneshell.judges.horizon import write_horizon
 from phoneshell.judges.population import ATTEMPTS, Made, scored_rows, write_attempts
+from phoneshell.judges.sameness import content_key
 from phoneshell.judges.sources import Draft, Gathered, JudgeError, from_attack, from_run, from_swap
 from phoneshell.judges.words import sentence
 from phoneshell.records import (
@@ -230,30 +228,9 @@ def build_item(draft: Draft, frames: _Frames, frame_px: int,
         agent=draft.agent, attempt=first.attempt if first else 0, tags=draft.tags,
         detail=draft.detail, evidence=str(draft.evidence), step_frames=bool(taken),
         unverified=draft.unverified)
-    return Built(item, label, tuple(pngs), content_key(item, acts, pngs))
-
-
-def _logged(action: Action) -> dict[str, object]:
-    """An action as the audit log holds it, less what differs between any two plays (its
-    sequence number, times, and WDA's element id)."""
-    return {"kind": action.kind, "ok": action.ok, "error": action.error,
-            "params": {k: v for k, v in action.params.items() if k != "element"},
-            "target": action.target.to_plain() if action.target else None,
-            "field": action.field.to_plain() if action.field else None,
-            "app_before": action.app_before, "app_after": action.app_after}
-
-
-def content_key(item: JudgeItem, acts: Sequence[Action], pngs: Sequence[bytes]) -> str:
-    """What makes two items the same trajectory: the instruction, the claim, the item as a
-    judge is shown it, every logged action whole (every param, all the text typed, the target
-    with its full label) and the digest of every frame; never the words alone, which cut long
-    values and leave params out (two attempts typing 395 and 439 characters read alike)."""
-    shown = item.to_plain()
-    shown.pop("id", None)
-    text = json.dumps([shown, [_logged(a) for a in acts],
-                       [hashlib.sha256(png).hexdigest() for png in pngs]],
-                      sort_keys=True, default=str)
-    return hashlib.sha256(text.encode()).hexdigest()
+    final = evidence.final
+    screen = (final.source.width, final.source.height) if final else None
+    return Built(item, label, tuple(pngs), content_key(item, acts, pngs, screen))
 
 
 def _prepare(folder: Path) -> None:

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from phoneshell.judges.base import CONFIDENCES, MISTAKE_TYPES
-from phoneshell.judges.words import claim_words, literals
+from phoneshell.judges.words import claim_words, literals, typed_into
 from phoneshell.records import JudgeItem
 
 
@@ -98,7 +98,44 @@ def agent_texts(item: JudgeItem) -> list[str]:
     texts += [claim_words(item.claim), *(step.action for step in item.steps)]
     for step in item.steps:
         texts += [v for v in step.params.values() if isinstance(v, str)]
-    return texts
+    return texts + typing_left(item)
+
+
+_KEYS = {"space": " "}
+"""Keyboard keys whose label is not what they type (a letter key's label is its letter; the
+simulator labels space " ", a real keyboard "space")."""
+
+
+def typing_left(item: JudgeItem) -> list[str]:
+    """What the agent's typing left on the phone, as far as its steps tell (red team 137: a
+    verdict typed in two sends shows whole on every later frame, though no send holds it):
+    each field's text, its sends joined, as it stood before each clear and at the end; and all
+    it typed and keyed (a keyboard key tapped, one character a step) in order, joined, as it
+    stood before each delete and at the end, with its sends also joined by a space (a contact's
+    two names show so). More than the phone showed, never less: a quote is never a verdict."""
+    fields: dict[str, str] = {}
+    left: list[str] = []
+    keyed, sends = "", list[str]()
+    for step in item.steps:
+        text = step.params.get("text")
+        if step.kind == "type" and isinstance(text, str) and step.params.get("via") != "clear":
+            where = typed_into(step.action, text)
+            fields[where] = fields.get(where, "") + text
+            keyed += text
+            sends.append(text)
+        elif step.kind == "type":  # cleared: what it held showed until now
+            left += fields.values()
+            fields = {}
+        elif step.kind == "tap" and step.action.startswith("Tapped Key "):
+            label = next(iter(literals(step.action)), "")
+            if label == "delete":
+                if not (left and left[-1].startswith(keyed)):  # once per run of deletes
+                    left.append(keyed)
+                keyed = keyed[:-1]
+            elif len(label) == 1 or label in _KEYS:
+                keyed += _KEYS.get(label, label)
+                sends.append(_KEYS.get(label, label))
+    return [*left, *fields.values(), keyed, " ".join(sends)]
 
 
 def _candidates(text: str, quoted: Iterable[str]) -> tuple[list[dict[str, object]], int]:

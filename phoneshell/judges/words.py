@@ -97,7 +97,23 @@ def _type(action: Action) -> str:
     where = f" into {into}" if into else ""
     if action.params.get("via") == "clear":
         return f"Cleared the text of {into or 'a field'}"
-    return f"Typed {_quoted(action.params.get('text', ''))}{where}"
+    return f"{_typed(action.params.get('text', ''))}{where}"
+
+
+def _typed(text: Scalar) -> str:
+    return f"Typed {_quoted(text)}"
+
+
+_INTO = re.compile(r"(?: into [\w.-]+(?: (?:" + _LITERAL.pattern + "))?)?")
+
+
+def typed_into(words: str, text: str) -> str:
+    """The element a type step's `words` say its `text` went into (" into TextView 'Note'"),
+    "" when they name none or are not a type step's words of that text."""
+    if not words.startswith(said := _typed(text)):
+        return ""
+    found = _INTO.match(words, len(said))
+    return found.group() if found else ""
 
 
 def _swipe(action: Action) -> str:
