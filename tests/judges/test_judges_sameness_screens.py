@@ -8,7 +8,6 @@ judge quoting the screen was read as giving that verdict (RT137-3)."""
 from __future__ import annotations
 
 import io
-import json
 import shlex
 import sys
 from pathlib import Path
