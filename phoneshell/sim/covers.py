@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from phoneshell.hit_point import hit_point
-from phoneshell.sim.touch_paths import activation_target, hit_path
+from phoneshell.sim.touch_paths import Box, activation_target, hit_path, subtree_boxes
 from phoneshell.sim.ui import Node, Rect
 
 Frame = tuple[float, float, float, float]
@@ -31,7 +31,7 @@ def shown(root: Node) -> Node:
     """`root` with every element's `visible` and `hittable` decided on its own (see above)."""
     seen = _seen(root, ())
     hits: set[int] = set()
-    _hit(seen, seen, [_frame(root.frame)], hits)
+    _hit(seen, seen, [_frame(root.frame)], hits, subtree_boxes(seen))
     return _flagged(seen, hits)
 
 
@@ -48,16 +48,18 @@ def _seen(node: Node, parts: tuple[Rect, ...]) -> Node:
     return replace(node, visible=visible, children=children)
 
 
-def _hit(root: Node, node: Node, bounds: list[Frame], hits: set[int]) -> None:
+def _hit(root: Node, node: Node, bounds: list[Frame], hits: set[int],
+         boxes: dict[int, Box]) -> None:
     """Note in `hits` the id of every element from `node` down that a touch at its hit point
-    reaches (`bounds`: the screen and the frames of the lists around it, which clip it)."""
+    reaches (`bounds`: the screen and the frames of the lists around it, which clip it; `boxes`:
+    the screen's subtree extents, so each hit test walks only what lies under its point)."""
     if node.visible and node.enabled:
         point = hit_point(_frame(activation_target(node).frame), bounds)
-        if point is not None and node in hit_path(root, *point):
+        if point is not None and node in hit_path(root, *point, boxes):
             hits.add(id(node))
     inner = [*bounds, _frame(node.frame)] if node.scroll is not None else bounds
     for child in node.children:
-        _hit(root, child, inner, hits)
+        _hit(root, child, inner, hits, boxes)
 
 
 def _flagged(node: Node, hits: set[int]) -> Node:

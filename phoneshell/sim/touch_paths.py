@@ -4,13 +4,20 @@ Pure: reads nodes, never changes them."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from phoneshell.sim.ui import Node, Rect, walk
 
 _TRANSPARENT = frozenset({"Other", "Window", "Application", "StatusBar"})
 """Containers touches fall through (see hit_path)."""
 
 
-def hit_path(root: Node, x: float, y: float) -> list[Node]:
+Box = tuple[float, float, float, float]
+"""A subtree's extent: left, top, right, bottom of the union of its frames."""
+
+
+def hit_path(root: Node, x: float, y: float,
+             boxes: Mapping[int, Box] | None = None) -> list[Node]:
     """The path from `root` to the topmost, deepest node (or list) that takes a touch at the
     point: by geometry, as UIKit hit-tests, not by what accessibility reports shown.
 
@@ -25,19 +32,43 @@ def hit_path(root: Node, x: float, y: float) -> list[Node]:
     covers takes none: the presentation's full-screen layer, drawn over it, ends the search
     (`_presents_over`). Plain containers (Other, Window) are never the target themselves:
     touches fall through them.
-    Returns [] when nothing there takes the touch.
+    Returns [] when nothing there takes the touch. `boxes` (`subtree_boxes(root)`), for many
+    points on one screen, skips the subtrees the point lies outside of: nothing in them could
+    take it (every node takes a touch only inside its own frame), so the answer is the same.
     """
-    return _hit(root, x, y, ())
+    return _hit(root, x, y, (), boxes)
 
 
-def _hit(node: Node, x: float, y: float, parts: tuple[Rect, ...]) -> list[Node]:
+def subtree_boxes(root: Node) -> dict[int, Box]:
+    """Each node's subtree extent (`Box`), by `id(node)`, for `hit_path`'s `boxes`."""
+    boxes: dict[int, Box] = {}
+
+    def visit(node: Node) -> Box:
+        f = node.frame
+        x0, y0, x1, y1 = f.x, f.y, f.x + f.width, f.y + f.height
+        for child in node.children:
+            a, b, c, d = visit(child)
+            x0, y0, x1, y1 = min(x0, a), min(y0, b), max(x1, c), max(y1, d)
+        boxes[id(node)] = (x0, y0, x1, y1)
+        return x0, y0, x1, y1
+
+    visit(root)
+    return boxes
+
+
+def _hit(node: Node, x: float, y: float, parts: tuple[Rect, ...],
+         boxes: Mapping[int, Box] | None) -> list[Node]:
     """`hit_path` below `node`, `parts` being the open parts of the vertical lists around it."""
+    if boxes is not None:
+        x0, y0, x1, y1 = boxes[id(node)]
+        if not (x0 <= x <= x1 and y0 <= y <= y1):
+            return []
     if (node.scroll is not None or node.type == "Cell") and not node.open_part.contains(x, y):
         return []  # a row's text that runs past its cell takes no touch there, as in UIKit
     inner = (*parts, node.open_part) if node.scroll is not None and \
         not node.scroll.horizontal else parts
     for child in reversed(node.children):
-        below = _hit(child, x, y, inner)
+        below = _hit(child, x, y, inner, boxes)
         if below:
             return [node, *below]
         if _presents_over(node, child):
