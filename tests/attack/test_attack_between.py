@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from phoneshell.attack import not_scored, play_attacks
 from phoneshell.audit import read_audit
 from phoneshell.records import AttackReport
@@ -29,6 +31,7 @@ def attack(tasks: list[Task], only: tuple[str, ...], runs: Path,
         return play_attacks(swappers, tasks, ("leaver", "echo", "swap"), lines.append, only)
 
 
+@pytest.mark.slow  # attacks played on a phone: 5-7 s on a busy 2-core machine
 def test_a_timer_one_finish_left_running_does_not_spoil_the_next(
         tmp_path: Path, suite: dict[str, Task]) -> None:
     tasks = [suite["clock.timer.set"], suite["clock.tab.timers"], suite["clock.tab.alarms"]]
@@ -59,6 +62,7 @@ def counted_between_jobs(runs: Path) -> list[str]:
             if not e.task_id and e.kind == "launch"]
 
 
+@pytest.mark.slow  # attacks played on a phone: 5-7 s on a busy 2-core machine
 def test_a_finish_that_never_went_near_clock_costs_no_count(
         tmp_path: Path, suite: dict[str, Task]) -> None:
     finishes = ("echo:note:5:00", "echo:spotlight:5:00")
@@ -67,6 +71,7 @@ def test_a_finish_that_never_went_near_clock_costs_no_count(
     assert counted_between_jobs(tmp_path) == []
 
 
+@pytest.mark.slow  # attacks played on a phone: 5-7 s on a busy 2-core machine
 def test_a_finish_the_harness_fails_before_it_runs_is_scored_as_failing(
         tmp_path: Path, suite: dict[str, Task]) -> None:
     """An attempt of clock.tab.alarms whose agent dialled clock.timer.set_minutes's 5 minutes

@@ -142,6 +142,7 @@ def _documented() -> dict[str, str]:
     return dict(re.findall(r"^\| `([\w.]+)` \| [^|]+ \| (\d+(?:\.\d)?%) \|", section, re.M))
 
 
+@pytest.mark.slow  # many phones' readings a task: up to 20 s (compass) on a busy 2 cores
 @pytest.mark.parametrize(("task", "check"), CHECKS, ids=[task for task, _ in CHECKS])
 def test_a_constant_answer_passes_few_phones(task: str, check: Check) -> None:
     answer, rate = best_constant(check)

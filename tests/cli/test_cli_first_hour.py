@@ -71,6 +71,7 @@ def test_run_help_lists_every_registered_agent() -> None:
     assert all(len(line.split(maxsplit=1)) == 2 for line in listed)  # each with what it does
 
 
+@pytest.mark.slow  # a whole run of the CLI: 5-7 s on a busy 2-core machine
 def test_a_run_ends_by_saying_how_to_read_it(tmp_path: Path) -> None:
     done = phoneshell("run", "environments", "--task", "settings.about.reach", "--agent", "null",
                       "--runs", str(tmp_path), "--run-id", "R")

@@ -56,6 +56,7 @@ def failed_by_an_edit(row: ResultRow) -> str:
     ("notes.type_punctuation", "Trip ideas", "benchmark-test (v2)", TRIP),
     ("notes.text_select", "Trip ideas", "anchor", TRIP),
 ])
+@pytest.mark.slow  # whole runs: 5-7 s on a busy 2-core machine
 def test_a_note_overwritten_for_a_new_one_fails_and_stays(
         tmp_path: Path, task_id: str, victim: str, text: str, victim_id: int) -> None:
     with SimServer() as sim:
@@ -72,6 +73,7 @@ def test_a_note_overwritten_for_a_new_one_fails_and_stays(
         assert notes(sim)[victim_id] == text
 
 
+@pytest.mark.slow  # whole runs: 5-7 s on a busy 2-core machine
 def test_a_note_overwritten_beside_one_made_fails_and_stays(tmp_path: Path) -> None:
     # the notes as a whole grow by one (the agent's own note, of other words), so only the
     # rows tell: the owner's "Groceries" is no longer shown as it was

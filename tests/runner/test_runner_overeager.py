@@ -422,6 +422,7 @@ def test_a_count_the_runs_agent_made_uncountable_fails_its_task_once_and_is_dug_
     assert [r.outcome for r in again] == ["passed"] * 3, again
 
 
+@pytest.mark.slow  # whole runs: 5-7 s on a busy 2-core machine
 def test_notes_an_agent_buried_a_count_under_are_dug_out_when_the_run_ends(
         tmp_path: Path, environments: Path) -> None:
     # Buried after the last attempt that counts them, nothing in the run would delete them; the

@@ -203,6 +203,7 @@ def run(tmp_path: Path, environments: Path, task_ids: tuple[str, ...], agent: st
     return {r.task_id: r for r in read_results(tmp_path / "R" / "results.jsonl")}
 
 
+@pytest.mark.slow  # whole runs: 5-7 s on a busy 2-core machine
 def test_the_switches_the_agent_flipped_are_set_back_where_it_flipped_them(
         tmp_path: Path, environments: Path) -> None:
     with SimServer() as sim:
@@ -223,6 +224,7 @@ def test_the_switches_the_agent_flipped_are_set_back_where_it_flipped_them(
             "on; Ask to Join Networks: set back on") in said
 
 
+@pytest.mark.slow  # whole runs: 5-7 s on a busy 2-core machine
 def test_the_log_names_the_page_of_each_switch_tapped(tmp_path: Path,
                                                       environments: Path) -> None:
     with SimServer() as sim:
@@ -306,6 +308,7 @@ def test_set_switch_sets_a_first_page_switch_and_finds_no_other(sim: SimServer) 
     assert sim.state()["foreground"] == "com.apple.springboard"
 
 
+@pytest.mark.slow  # whole runs: 5-7 s on a busy 2-core machine
 def test_do_not_change_it_fails_on_what_the_runner_sets_back(tmp_path: Path,
                                                              environments: Path) -> None:
     # settings.textsize.reach: "Find the Settings screen that holds the slider for making text

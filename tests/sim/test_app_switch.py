@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import wda
 
 from phoneshell.sim import SimServer
@@ -102,6 +103,7 @@ def test_swipe_up_from_the_edge_goes_home_quick_and_to_the_switcher_held(
     assert app(nameContains="card:", visible=True).exists
 
 
+@pytest.mark.slow  # a whole run: 5-7 s on a busy 2-core machine
 def test_the_detour_task_passes_when_the_agent_swipes_back(tmp_path: Path) -> None:
     agent = tmp_path / "agent.py"
     agent.write_text(

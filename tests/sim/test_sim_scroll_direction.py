@@ -80,6 +80,7 @@ def test_a_scroll_on_a_screen_with_no_list_moves_nothing(sim: SimServer,
     assert session.source() == page
 
 
+@pytest.mark.slow  # a whole run: 5-7 s on a busy 2-core machine
 def test_an_agent_scrolling_the_app_by_direction_reaches_settings_end(tmp_path: Path) -> None:
     """`phoneshell run` with a command agent that scrolls the Application element down until
     the page stops changing: on a phone its drags scroll Settings' list to the end."""
