@@ -8,13 +8,15 @@ The names are the FBElement protocol's `wd` properties, by their short alias (`l
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
-from phoneshell.sim.ui import Node
+from phoneshell.sim import covers
+from phoneshell.sim.ui import Node, Screen
 from phoneshell.sim.wire import WdaError
 
-Indexes = Mapping[int, int]
-"""Each node's index among its parent's children, by `id(node)` (WDA's `index` attribute)."""
+On = Screen | None
+"""The screen a node is read on, for the attributes that depend on more than the node (its
+`index`, whether it is `hittable`); None where no attribute is read (a predicate's constant)."""
 Attribute = str | int | None | dict[str, int]
 """An element attribute's value as WDA gives it: a text, a number (a flag is 0 or 1), nil, or
 a rect's dictionary."""
@@ -25,7 +27,22 @@ def _rect(node: Node) -> dict[str, int]:
     return {"x": f.x, "y": f.y, "width": f.width, "height": f.height}
 
 
-_ATTRIBUTES: dict[str, Callable[[Node, Indexes], Attribute]] = {
+def _index(node: Node, on: On) -> int:
+    """`node`'s index among its parent's children on `on` (0 without a screen)."""
+    if on is None:
+        return 0
+    return on.derived("indexes", lambda: indexes(on.root)).get(id(node), 0)
+
+
+def _hittable(node: Node, on: On) -> bool:
+    """XCTest's `isHittable` (`covers.hits`): worked out for the whole screen the first time
+    any element's is asked for, never while the screen is only read or drawn."""
+    if on is None or not (node.visible and node.enabled):
+        return False
+    return id(node) in on.derived("hits", lambda: covers.hits(on.root))
+
+
+_ATTRIBUTES: dict[str, Callable[[Node, On], Attribute]] = {
     "name": lambda n, _: n.name, "label": lambda n, _: n.label, "value": lambda n, _: n.value,
     "type": lambda n, _: n.wd_type, "placeholderValue": lambda n, _: n.placeholder,
     "traits": lambda n, _: n.trait_text, "UID": lambda n, _: None,
@@ -34,9 +51,9 @@ _ATTRIBUTES: dict[str, Callable[[Node, Indexes], Attribute]] = {
     "enabled": lambda n, _: int(n.enabled), "visible": lambda n, _: int(n.visible),
     "accessible": lambda n, _: int(n.is_accessible), "selected": lambda n, _: int(n.selected),
     "focused": lambda n, _: int(n.focused),
-    "hittable": lambda n, _: int(n.visible and n.enabled and n.hittable),
+    "hittable": lambda n, on: int(_hittable(n, on)),
     "accessibilityContainer": lambda n, _: int(n.holds_accessible),
-    "index": lambda n, at: at.get(id(n), 0),
+    "index": lambda n, on: _index(n, on),
     "rect": lambda n, _: _rect(n), "frame": lambda n, _: _rect(n),
     "nativeFrame": lambda n, _: _rect(n),
 }
@@ -67,10 +84,11 @@ def attribute_alias(name: str) -> str:
     return alias
 
 
-def attribute_value(node: Node, alias: str, at: Indexes) -> Attribute:
+def attribute_value(node: Node, alias: str, on: On) -> Attribute:
     """An element attribute's value as WDA's FBElement gives it (`alias`: as `attribute_alias`
-    names it): the one reading behind predicates, class chains, `attribute/:name` and xpath."""
-    return _ATTRIBUTES[alias](node, at)
+    names it; `on`: the screen `node` is on): the one reading behind predicates, class chains,
+    `attribute/:name` and xpath."""
+    return _ATTRIBUTES[alias](node, on)
 
 
 def indexes(root: Node) -> dict[int, int]:

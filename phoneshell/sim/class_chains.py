@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from phoneshell.sim.attributes import Indexes
+from phoneshell.sim.attributes import On
 from phoneshell.sim.predicates import Matcher, SelectorError, predicate
 from phoneshell.sim.ui import Node, walk
 from phoneshell.sim.wire import WdaError
@@ -192,16 +192,16 @@ def _position(text: str) -> int | None:
     return int(significant or "0") * (-1 if text.startswith("-") else 1)
 
 
-def _candidates(step: _Step, roots: list[Node], at: Indexes) -> list[Node]:
+def _candidates(step: _Step, roots: list[Node], on: On) -> list[Node]:
     found: list[Node] = []
     for root in roots:
         pool = [n for n in walk(root) if n is not root] if step.deep else list(root.children)
         found.extend(n for n in pool if type_matches(n, step.kind))
     for below, test in step.tests:
         if below:
-            found = [n for n in found if any(test(d, at) for d in walk(n) if d is not n)]
+            found = [n for n in found if any(test(d, on) for d in walk(n) if d is not n)]
         else:
-            found = [n for n in found if test(n, at)]
+            found = [n for n in found if test(n, on)]
     return found
 
 
@@ -212,7 +212,7 @@ def _pick(nodes: list[Node], position: int | None) -> list[Node]:
     return [nodes[at]] if 0 <= at < len(nodes) else []
 
 
-def class_chain(chain: str, context: Node, at: Indexes) -> list[Node]:
+def class_chain(chain: str, context: Node, on: On) -> list[Node]:
     """Run a class chain from `context` (the application, or an element), as WDA does.
 
     A position counts over every candidate the step found, from all the elements the step
@@ -227,7 +227,7 @@ def class_chain(chain: str, context: Node, at: Indexes) -> list[Node]:
     steps = _steps(chain)
     roots = [context]
     for step in steps[:-1]:
-        roots = _pick(_candidates(step, roots, at), step.position)[:1] \
-            if step.position is not None else _candidates(step, roots, at)
-    found = _pick(_candidates(steps[-1], roots, at), steps[-1].position)
+        roots = _pick(_candidates(step, roots, on), step.position)[:1] \
+            if step.position is not None else _candidates(step, roots, on)
+    found = _pick(_candidates(steps[-1], roots, on), steps[-1].position)
     return list({id(n): n for n in found}.values())

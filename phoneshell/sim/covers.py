@@ -13,7 +13,9 @@ element, by the rule the touches follow. Never changes what a screen holds or wh
   (`in_view`'s rule, at the part holding its activation point) reaches it or something inside
   it (`touch_paths.hit_path`, the simulator's own hit test), so an element under the keyboard or
   a bar is not hittable (RT131-1: a row under the keyboard read hittable, and a tap by id on it
-  typed a key).
+  typed a key). A hit test per element is most of what composing a screen would cost, and
+  `/source` never reports it: `hits` works it out for a screen when a client first asks for an
+  element's `hittable` (an attribute, a predicate, an xpath naming it), once per screen.
 """
 
 from __future__ import annotations
@@ -28,11 +30,16 @@ Frame = tuple[float, float, float, float]
 
 
 def shown(root: Node) -> Node:
-    """`root` with every element's `visible` and `hittable` decided on its own (see above)."""
-    seen = _seen(root, ())
-    hits: set[int] = set()
-    _hit(seen, seen, [_frame(root.frame)], hits, subtree_boxes(seen))
-    return _flagged(seen, hits)
+    """`root` with every element's `visible` decided on its own (see above)."""
+    return _seen(root, ())
+
+
+def hits(root: Node) -> frozenset[int]:
+    """The ids of the elements of the screen `root` that a touch at their hit point reaches:
+    the hittable ones, where also visible and enabled (see above)."""
+    found: set[int] = set()
+    _hit(root, root, [_frame(root.frame)], found, subtree_boxes(root))
+    return frozenset(found)
 
 
 def _seen(node: Node, parts: tuple[Rect, ...]) -> Node:
@@ -48,27 +55,18 @@ def _seen(node: Node, parts: tuple[Rect, ...]) -> Node:
     return replace(node, visible=visible, children=children)
 
 
-def _hit(root: Node, node: Node, bounds: list[Frame], hits: set[int],
+def _hit(root: Node, node: Node, bounds: list[Frame], found: set[int],
          boxes: dict[int, Box]) -> None:
-    """Note in `hits` the id of every element from `node` down that a touch at its hit point
+    """Note in `found` the id of every element from `node` down that a touch at its hit point
     reaches (`bounds`: the screen and the frames of the lists around it, which clip it; `boxes`:
     the screen's subtree extents, so each hit test walks only what lies under its point)."""
     if node.visible and node.enabled:
         point = hit_point(_frame(activation_target(node).frame), bounds)
-        if point is not None and node in hit_path(root, *point, boxes):
-            hits.add(id(node))
+        if point is not None and any(n is node for n in hit_path(root, *point, boxes)):
+            found.add(id(node))
     inner = [*bounds, _frame(node.frame)] if node.scroll is not None else bounds
     for child in node.children:
-        _hit(root, child, inner, hits, boxes)
-
-
-def _flagged(node: Node, hits: set[int]) -> Node:
-    children = tuple(_flagged(c, hits) for c in node.children)
-    hittable = id(node) in hits
-    same = all(a is b for a, b in zip(children, node.children, strict=True))
-    if hittable == node.hittable and same:
-        return node
-    return replace(node, hittable=hittable, children=children)
+        _hit(root, child, inner, found, boxes)
 
 
 def _frame(rect: Rect) -> Frame:

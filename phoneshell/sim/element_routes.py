@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from PIL import Image
 
 from phoneshell.sim import device_routes, gesture_routes, in_view
-from phoneshell.sim.attributes import attribute_alias, attribute_value
+from phoneshell.sim.attributes import attribute_value
 from phoneshell.sim.elements import STRATEGIES, attribute, find, rect
 from phoneshell.sim.predicates import SelectorError
 from phoneshell.sim.store import JSON
@@ -64,7 +64,8 @@ def _references(ep: Endpoints, nodes: list[Node]) -> list[JSON]:
             if field in values:
                 answer[field] = values[field]
             elif field.startswith("attribute/"):
-                answer[field] = attribute(node, field.removeprefix("attribute/"), uid)
+                answer[field] = attribute(node, field.removeprefix("attribute/"), uid,
+                                          ep.phone.screen())
         full.append(answer)
     return full
 
@@ -272,20 +273,7 @@ def get_attribute(ep: Endpoints, req: Request) -> JSON:
     """`GET /element/:uuid/attribute/:name` (type, name, label, value, visible, rect...);
     `index` (`wdIndex`) is the element's place among its parent's children, as the source's
     `index` says."""
-    node = ep.element(req)
-    name = req.params["name"]
-    if attribute_alias(name) == "index":
-        return _index(ep.phone.screen().root, node)
-    return attribute(node, name, req.params["uuid"])
-
-
-def _index(root: Node, node: Node) -> int:
-    """The node's place among its parent's children (0 for the application)."""
-    for parent in walk(root):
-        for place, child in enumerate(parent.children):
-            if child is node:
-                return place
-    return 0
+    return attribute(ep.element(req), req.params["name"], req.params["uuid"], ep.phone.screen())
 
 
 def accessible(ep: Endpoints, req: Request) -> JSON:
@@ -296,7 +284,7 @@ def accessible(ep: Endpoints, req: Request) -> JSON:
 def accessibility_container(ep: Endpoints, req: Request) -> JSON:
     """`GET /wda/element/:uuid/accessibilityContainer`: whether an accessible element lies
     below (`attributes`' reading)."""
-    return bool(attribute_value(ep.element(req), "accessibilityContainer", {}))
+    return bool(attribute_value(ep.element(req), "accessibilityContainer", None))
 
 
 def visible_cells(ep: Endpoints, req: Request) -> JSON:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from phoneshell.sim.attributes import Attribute, attribute_alias, attribute_value, indexes
+from phoneshell.sim.attributes import Attribute, attribute_alias, attribute_value
 from phoneshell.sim.class_chains import class_chain, element_type, type_matches
 from phoneshell.sim.predicates import SelectorError, predicate
 from phoneshell.sim.source import OPTIONAL_ATTRIBUTES, to_xml, xml
@@ -91,9 +91,8 @@ def find(screen: Screen, using: str, value: str, context: Node | None = None) ->
     scope = context or screen.root
     if using == "xpath":
         return _xpath(screen, value, scope)
-    at = screen.derived("indexes", lambda: indexes(screen.root))
     if using == "class chain":
-        return class_chain(value, scope, at)
+        return class_chain(value, scope, screen)
     if using in ("accessibility id", "id", "name"):
         return [n for n in walk(scope) if n is not scope and n.name == value]
     if using == "class name":
@@ -109,7 +108,7 @@ def find(screen: Screen, using: str, value: str, context: Node | None = None) ->
     else:
         raise SelectorError(f"unsupported locator strategy {using!r}; "
                             f"supported: {', '.join(STRATEGIES)}")
-    return [n for n in walk(scope) if test(n, at)]
+    return [n for n in walk(scope) if test(n, screen)]
 
 
 def _link_predicate(value: str, partial: bool) -> str:
@@ -229,13 +228,14 @@ def rect(node: Node) -> dict[str, JSON]:
     return {"x": f.x, "y": f.y, "width": f.width, "height": f.height}
 
 
-def attribute(node: Node, name: str, uid: str) -> JSON:
+def attribute(node: Node, name: str, uid: str, screen: Screen) -> JSON:
     """One element attribute as WDA's `attribute/:name` returns it (`uid`: the element's id).
 
     The names are the predicates' (`attributes.attribute_alias`, WDA's one table): a name WDA
     does not know answers its "The attribute '...' is unknown" (`isVisible` among them: the
     JSON source's key, not an attribute), never null. `UID` is the element's id, as WDA's
-    `wdUID` is; `index` is answered by the route (it needs the screen).
+    `wdUID` is; `index` its place among its parent's children on `screen`, as the source's
+    `index` says.
 
     Raises:
         WdaError: an unknown attribute name.
@@ -245,13 +245,15 @@ def attribute(node: Node, name: str, uid: str) -> JSON:
     values: dict[str, JSON] = {
         "type": node.wd_type, "name": node.name, "label": node.label, "value": node.value,
         "placeholderValue": node.placeholder, "traits": node.trait_text, "UID": uid,
-        **{a: _number_or_text(attribute_value(node, a, {}))
+        **{a: _number_or_text(attribute_value(node, a, screen))
            for a in ("minValue", "maxValue", "customActions")},
         "frame": f"{{{{{f.x}, {f.y}}}, {{{f.width}, {f.height}}}}}",
         "enabled": node.enabled, "visible": node.visible, "accessible": node.is_accessible,
         "selected": node.selected, "focused": node.focused,
-        **{a: bool(attribute_value(node, a, {})) for a in ("hittable", "accessibilityContainer")},
+        **{a: bool(attribute_value(node, a, screen))
+           for a in ("hittable", "accessibilityContainer")},
         "rect": rect(node), "nativeFrame": rect(node),
+        "index": _number_or_text(attribute_value(node, "index", screen)),
     }
     return values.get(alias)
 

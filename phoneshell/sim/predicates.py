@@ -33,11 +33,11 @@ from typing import Union
 
 import regex
 
-from phoneshell.sim.attributes import Indexes, attribute_alias, attribute_value
+from phoneshell.sim.attributes import On, attribute_alias, attribute_value
 from phoneshell.sim.ui import Node, Rect
 from phoneshell.sim.wire import WdaError
 
-Matcher = Callable[[Node, Indexes], bool]
+Matcher = Callable[[Node, On], bool]
 Value = Union[str, int, float, None, list["Value"], dict[str, int], "_Self"]
 MATCHES_S = 2.0
 """How long one query's MATCHES and LIKE patterns may run, over every element they test."""
@@ -112,7 +112,7 @@ def _number(token: str) -> int | float:
 class _Expr:
     """One side of a comparison: a constant, a key path, or an array of expressions."""
 
-    read: Callable[[Node, Indexes], Value]
+    read: Callable[[Node, On], Value]
     constant: bool
 
 
@@ -158,20 +158,20 @@ class _Parser:
         parts = [self.conjunction()]
         while self.word("OR", "||"):
             parts.append(self.conjunction())
-        return parts[0] if len(parts) == 1 else lambda n, at: any(p(n, at) for p in parts)
+        return parts[0] if len(parts) == 1 else lambda n, on: any(p(n, on) for p in parts)
 
     def conjunction(self) -> Matcher:
         parts = [self.negation()]
         while self.word("AND", "&&"):
             parts.append(self.negation())
-        return parts[0] if len(parts) == 1 else lambda n, at: all(p(n, at) for p in parts)
+        return parts[0] if len(parts) == 1 else lambda n, on: all(p(n, on) for p in parts)
 
     def negation(self) -> Matcher:
         if self.word("NOT", "!"):
             self.nest()
             inner = self.negation()
             self.depth -= 1
-            return lambda n, at: not inner(n, at)
+            return lambda n, on: not inner(n, on)
         if self.peek() == ("op", "("):
             self.take()
             self.nest()
@@ -181,9 +181,9 @@ class _Parser:
                 raise _syntax(self.text)
             return inner
         if self.word("TRUEPREDICATE"):
-            return lambda n, at: True
+            return lambda n, on: True
         if self.word("FALSEPREDICATE"):
-            return lambda n, at: False
+            return lambda n, on: False
         return self.comparison()
 
     def comparison(self) -> Matcher:
@@ -210,10 +210,10 @@ class _Parser:
         kind, text = self.take()
         if kind == "str":
             literal: Value = _unquote(text)
-            return _Expr(lambda n, at: literal, True)
+            return _Expr(lambda n, on: literal, True)
         if kind == "num" or (kind, text) == ("op", "-") and self.peek()[0] == "num":
             number = -_number(self.take()[1]) if kind == "op" else _number(text)
-            return _Expr(lambda n, at: number, True)
+            return _Expr(lambda n, on: number, True)
         if (kind, text) == ("op", "{"):
             return self.array()
         if kind == "op" and text in ("$", "@"):
@@ -227,7 +227,7 @@ class _Parser:
                                        "NIL": None, "NULL": None, "SELF": _Self()}
         if upper in constants:
             constant = constants[upper]
-            return _Expr(lambda n, at: constant, True)
+            return _Expr(lambda n, on: constant, True)
         if upper in ("FUNCTION", "SUBQUERY", "CAST") or self.peek() == ("op", "("):
             raise SelectorError(f"the simulator does not evaluate {text}(...): {self.text!r}")
         if upper in _KEYWORDS:
@@ -253,21 +253,21 @@ class _Parser:
         if self.take() != ("op", "}"):
             raise _syntax(self.text)
         self.depth -= 1
-        return _Expr(lambda n, at: [item.read(n, at) for item in items],
+        return _Expr(lambda n, on: [item.read(n, on) for item in items],
                      all(item.constant for item in items))
 
 
 def _key_path(path: list[str]) -> _Expr:
     alias, rest = attribute_alias(path[0]), path[1:]
 
-    def read(node: Node, at: Indexes) -> Value:
-        return attribute_value(node, alias, at)
+    def read(node: Node, on: On) -> Value:
+        return attribute_value(node, alias, on)
 
     if not rest:
         return _Expr(read, False)
 
-    def nested(node: Node, at: Indexes) -> Value:
-        got = read(node, at)
+    def nested(node: Node, on: On) -> Value:
+        got = read(node, on)
         for part in rest:  # a dictionary answers nil for a key it lacks
             got = got.get(part) if isinstance(got, dict) else None
         return got
@@ -306,15 +306,15 @@ def _compare(op: str, options: str, left: _Expr, right: _Expr) -> Matcher:
     if op in _STRING_OPS:
         return _string_op(op, options, left, right)
     if op == "BETWEEN":
-        def between(n: Node, at: Indexes) -> bool:
-            got, bounds = left.read(n, at), right.read(n, at)
+        def between(n: Node, on: On) -> bool:
+            got, bounds = left.read(n, on), right.read(n, on)
             if not (isinstance(bounds, list) and len(bounds) == 2):
                 raise WdaError("unknown error", "BETWEEN needs an array of two bounds")
             return _order(">=", got, bounds[0], options) and _order("<=", got, bounds[1], options)
         return between
     if op == "IN":
-        def inside(n: Node, at: Indexes) -> bool:
-            got, pool = left.read(n, at), right.read(n, at)
+        def inside(n: Node, on: On) -> bool:
+            got, pool = left.read(n, on), right.read(n, on)
             if isinstance(pool, list):
                 return any(_equal(got, item, options) for item in pool)
             if isinstance(pool, str) and isinstance(got, str):
@@ -323,8 +323,8 @@ def _compare(op: str, options: str, left: _Expr, right: _Expr) -> Matcher:
         return inside
     if op in ("==", "!="):
         negate = op == "!="
-        return lambda n, at: _equal(left.read(n, at), right.read(n, at), options) != negate
-    return lambda n, at: _order(op, left.read(n, at), right.read(n, at), options)
+        return lambda n, on: _equal(left.read(n, on), right.read(n, on), options) != negate
+    return lambda n, on: _order(op, left.read(n, on), right.read(n, on), options)
 
 
 def _string_op(op: str, options: str, left: _Expr, right: _Expr) -> Matcher:
@@ -344,12 +344,12 @@ def _string_op(op: str, options: str, left: _Expr, right: _Expr) -> Matcher:
         return patterns[want]
 
     if right.constant and op == "MATCHES":
-        want = right.read(Node("Other", _ORIGIN), {})
+        want = right.read(Node("Other", _ORIGIN), None)
         if isinstance(want, str):
             pattern(want)  # a broken regex fails on the first element WDA tests: fail now
 
-    def test(n: Node, at: Indexes) -> bool:
-        got, want = left.read(n, at), right.read(n, at)
+    def test(n: Node, on: On) -> bool:
+        got, want = left.read(n, on), right.read(n, on)
         if got is None or want is None:
             return False
         if not (isinstance(got, str) and isinstance(want, str)):

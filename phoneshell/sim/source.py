@@ -172,22 +172,22 @@ def _filtered_attributes(node: Node, index: int, depth: int, screen: Screen,
               ("accessible", _flag(node.is_accessible)), ("x", str(frame.x)),
               ("y", str(frame.y)), ("width", str(frame.width)), ("height", str(frame.height)),
               ("index", str(index))]
-    pairs += _optional_pairs(node, [a for a in optional if a in _AFTER_INDEX])
+    pairs += _optional_pairs(node, [a for a in optional if a in _AFTER_INDEX], screen)
     if node.type in TEXT_INPUTS and node.placeholder is not None:
         pairs.append(("placeholderValue", node.placeholder))
     pairs.append(("traits", node.trait_text))
-    pairs += _optional_pairs(node, [a for a in optional if a not in _AFTER_INDEX])
+    pairs += _optional_pairs(node, [a for a in optional if a not in _AFTER_INDEX], screen)
     if depth == 0:
         pairs += [("processId", str(screen.pid)), ("bundleId", screen.bundle_id)]
     return " ".join(f'{k}="{_text(v)}"' for k, v in pairs if k.lower() not in excluded)
 
 
-def _optional_pairs(node: Node, names: list[str]) -> list[tuple[str, str]]:
+def _optional_pairs(node: Node, names: list[str], screen: Screen) -> list[tuple[str, str]]:
     """Optional attributes as WDA writes them: the value the predicates read
     (`attributes.attribute_value`), as text; a nil one is left out, as WDA leaves it."""
     pairs: list[tuple[str, str]] = []
     for name in names:
-        value = attribute_value(node, name, {})
+        value = attribute_value(node, name, screen)
         if value is None:
             continue
         if name == "hittable":

@@ -187,9 +187,6 @@ class Node:
     """Set on a list laid under bars (`lists.table`'s `frame`): the part of its frame they
     leave uncovered. Its rows show, and touches reach it, only there; the bars are drawn over
     the rest (None: its whole frame)."""
-    hittable: bool = True
-    """False where a touch at its hit point lands on something else (`covers`: under the
-    keyboard or a bar); WDA's `hittable` is this, `visible` and `enabled`."""
     holds_accessible: bool = dataclasses.field(default=False, init=False)
     """Whether an accessible element lies below (worked out at construction, never set)."""
     holds_modal: bool = dataclasses.field(default=False, init=False)
