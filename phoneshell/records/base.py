@@ -57,8 +57,9 @@ class Record(BaseModel):
 
     # Every command imports every record (`phoneshell finish` too): pydantic reading each
     # field's docstring from the source took a third of that, and docs/records.md, their only
-    # reader, reads them itself (scripts/record_docs.py)
-    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+    # reader, reads them itself (scripts/record_docs.py); and each record's validator is built
+    # the first time one is read or written (`defer_build`), as a command uses a few of them
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True, defer_build=True)
     VERSION: ClassVar[int] = 1
     VERSION_KEY: ClassVar[str] = "version"
 
