@@ -22,7 +22,10 @@ guessed:
   element and the screen, or from an element's centre and its hit point), or goes down on an
   element and then moves past the slop (where it goes, off the screen or not, the log could
   tell only from the element's frame);
-* a coordinate that is not a number, an unknown action type.
+* a coordinate that is not a number, or past a 32-bit float's range, an unknown action type.
+
+Every coordinate is read as WDA reads a chain's, a 32-bit float (`phoneshell.chain_points`, the
+simulator's rule too): y=185.999999 is 186, on the row below an edge at 186 (red team 139).
 
 A finger placed from an element (a W3C move whose origin is an element, a legacy touch's
 `element`) is kept as measured from it (`Point.element`, `Point.centred`): the recorder turns
@@ -38,6 +41,7 @@ from dataclasses import dataclass
 
 from bridge.gate import Refused, json_type
 from bridge.request_body import POINT_FIELDS, coordinate
+from phoneshell.chain_points import chain_coordinate
 from phoneshell.holds import left_slop_ms
 
 TAP_SLOP_PT = 10.0
@@ -131,16 +135,25 @@ class Chain:
 
 
 def step_number(step: Mapping[str, object], key: str) -> float | None:
-    """A step's number `key` as WDA reads it (a point's coordinate, a string's too), or None.
+    """A step's number `key` as WDA reads it (a point's coordinate, a string's too, rounded to
+    a 32-bit float as WDA's floatValue reads it: `chain_points`), or None.
 
     Raises:
-        Refused: a value WDA would read otherwise (`request_body.coordinate`), or a duration
-            that is not a number.
+        Refused: a value WDA would read otherwise (`request_body.coordinate`), a coordinate
+            past a 32-bit float's range, or a duration that is not a number.
     """
     value = step.get(key)
     if key in POINT_FIELDS:  # a point: WDA reads it with floatValue, a string's too
         found = coordinate(f"an action step's {key!r}", value)
-        return None if found is None else float(found)
+        if found is None:
+            return None
+        # a 32-bit float, as the phone touches it (and the simulator: `chain_points`): a point
+        # a millionth above a row's edge is on the row below it
+        point = chain_coordinate(found)
+        if not math.isfinite(point):
+            raise Refused(f"an action step's {key!r} is past what WDA reads it as (a 32-bit "
+                          "float, whose largest is about 3.4e38): it is no point of any screen")
+        return point
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)):

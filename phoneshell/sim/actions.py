@@ -31,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from phoneshell.chain_points import chain_coordinate
 from phoneshell.holds import LONG_PRESS_S, left_slop_ms
 from phoneshell.presses import first_move
 from phoneshell.sim.apps import Drag
@@ -104,6 +105,13 @@ def _number(item: dict[str, JSON], key: str) -> float | None:
     return number
 
 
+def _coordinate(item: dict[str, JSON], key: str) -> float | None:
+    # floatValue: a 32-bit float, as the bridge reads it too (`chain_points`): y=185.999999 is
+    # 186.0 on a phone, the row below an edge at 186
+    number = _number(item, key)
+    return None if number is None else chain_coordinate(number)
+
+
 def _duration(item: dict[str, JSON]) -> float:
     duration = _number(item, "duration") or 0.0
     if duration < 0:
@@ -172,7 +180,7 @@ class _Finger:
 
     def move(self, item: dict[str, JSON]) -> None:
         origin, start, start_ms = item.get("origin", "viewport"), self.at, self.clock_ms
-        x, y = _number(item, "x"), _number(item, "y")
+        x, y = _coordinate(item, "x"), _coordinate(item, "y")
         if (x is None) != (y is None) or (origin == "viewport" and x is None):
             raise ActionsError(f"Both 'x' and 'y' options should be set for '{item}' action item")
         element = _element_id(origin)

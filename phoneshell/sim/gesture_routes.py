@@ -21,6 +21,7 @@ import math
 from typing import TYPE_CHECKING
 
 from phoneshell.hit_point import origin_point
+from phoneshell.holds import LONG_PRESS_S
 from phoneshell.keyboard_dismiss import keys_pressed
 from phoneshell.sim import actions, gestures, in_view, scroll_presses
 from phoneshell.sim.apps import Drag
@@ -146,7 +147,7 @@ def touch_and_hold(ep: Endpoints, req: Request) -> JSON:
     """`touchAndHold` {"duration"}: a press shorter than a long press is a tap."""
     where = target(ep, req)
     seconds = pressed_s(req.body, "touchAndHold")
-    if seconds < actions.LONG_PRESS_S:
+    if seconds < LONG_PRESS_S:
         _tap(ep, where)
         return None
     x, y = where if not isinstance(where, Node) else hit_point(ep, where)
