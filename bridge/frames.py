@@ -79,6 +79,16 @@ def _lined(tree: object) -> list[tuple[Mapping[str, object], tuple[Mapping[str, 
     return found
 
 
+def _below(lined: list[tuple[Mapping[str, object], tuple[Mapping[str, object], ...]]], at: int,
+           depth: int) -> list[tuple[Mapping[str, object], tuple[Mapping[str, object], ...]]]:
+    """What `_lined` lists below its node `at` (of `depth` nodes above it): the nodes after it
+    in document order up to the next one no deeper than it."""
+    end = at + 1
+    while end < len(lined) and len(lined[end][1]) > depth:
+        end += 1
+    return lined[at + 1:end]
+
+
 def shown_parts(tree: object) -> dict[int, Rect]:
     """What of each scrolling list (`CLIPS`) of `tree` shows, by the list's id: its frame on the
     screen (the root's frame) less what is drawn over its top or bottom (a visible bar, the
@@ -94,7 +104,7 @@ def shown_parts(tree: object) -> dict[int, Rect]:
                    or (_kind(node) == "SearchField" and not any(_kind(n) in CLIPS
                                                                 for n in above)))]
     parts: dict[int, Rect] = {}
-    for node, _ in lined:
+    for at, (node, line) in enumerate(lined):
         frame = rect_of(node.get("rect"))
         if _kind(node) not in CLIPS or frame is None:
             continue
@@ -105,7 +115,7 @@ def shown_parts(tree: object) -> dict[int, Rect]:
             right = min(right, screen.x + screen.width)
             bottom = min(bottom, screen.y + screen.height)
         middle = (top + bottom) / 2
-        held = {id(n) for n, above in lined if any(a is node for a in above)}
+        held = {id(n) for n, _ in _below(lined, at, len(line))}
         for cover, over in covers:
             if (id(over) in held or cover.x >= right
                     or cover.x + cover.width <= left or cover.y >= bottom
