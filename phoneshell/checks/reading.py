@@ -31,6 +31,7 @@ to 276°", "57, 58 or 59°"); or after its first, when the bare numbers after it
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -275,6 +276,13 @@ def numbers(text: str, glued: bool = False) -> list[Number]:
     """The numbers written in `text` (as `read` reads it), with their units (see the module
     docstring); with `glued`, also those glued to Latin letters that are no unit ("86ish"), as
     bare numbers."""
+    return list(_numbers(text, glued))
+
+
+@functools.lru_cache(maxsize=4096)
+def _numbers(text: str, glued: bool) -> tuple[Number, ...]:
+    # A check reads the same few texts (the value wanted, the answer, the screen's lines) many
+    # times over, one rule after another: each is read once.
     found: list[tuple[Number, int, int]]
     text, found = read(text), []  # each number with where it starts and ends
     for match in _NUMBER.finditer(text):
@@ -310,7 +318,7 @@ def numbers(text: str, glued: bool = False) -> list[Number]:
         if below:  # "3° below zero" is -3°
             value, end = -abs(value), below.end()
         found.append((Number(value, unit, text[start:end], scale=scale), start, end))
-    return _ranges(text, found)
+    return tuple(_ranges(text, found))
 
 
 _COUNTING = re.compile(r"\s*(?!(?i:or|and|to|through|thru)(?!\w))[^\W\d_]")
