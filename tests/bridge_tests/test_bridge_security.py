@@ -29,6 +29,7 @@ ALLOWED = ("phoneshell.records", "phoneshell.errors", "phoneshell.xcui", "phones
            "phoneshell.scroll_drags",  # the drags WDA's scroll makes, shared with the simulator
            "phoneshell.holds",  # how long a slide held still first, shared likewise
            "phoneshell.hit_point",  # where a touch by id lands, shared with the simulator
+           "phoneshell.chain_points",  # a touch chain's point as WDA reads it, shared likewise
            "phoneshell.typed_keys",  # what typed keys do, shared with the simulator and checks
            "phoneshell.keyboard_dismiss",  # which keys WDA's dismiss presses, shared likewise
            "phoneshell.pasteboard",  # which controls reach the pasteboard, shared with xcui
