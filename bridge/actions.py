@@ -177,6 +177,13 @@ LASTING_BUTTONS = ("the volume buttons, the Action button or the Camera Control 
                    "volume, silent mode, the owner's chosen action, a photo taken); no task "
                    "needs them")
 """Why a button other than home is refused: its effect outlasts the attempt, unread."""
+LASTING_BUTTON_NAMES = frozenset({"volumeup", "volumedown", "action", "camera"})
+"""The `pressButton` names of buttons whose effect outlasts the attempt (lower-cased, as WDA
+compares them): refused for `LASTING_BUTTONS`; any other name but home is no button at all."""
+NO_SUCH_BUTTON = ("it is no button WDA's pressButton knows (it compares the name lower-cased, "
+                  "but spelled exactly: 'home ' is none); press {'name': 'home'} to go home, "
+                  "and lock the phone with /wda/lock")
+"""Why a `pressButton` name that is no button is refused (not as a lasting button)."""
 HID_BUTTONS = frozenset({SIDE_BUTTON_HID, HOME_BUTTON_HID})
 """The IOHID (page, usage) pairs admitted here: Menu (home, as facebook-wda's `press_duration`
 sends it), and the side button, which the recorder then refuses with its own reason
@@ -187,8 +194,10 @@ def _press(button: str | None = None) -> Handler:
     def handle(b: Body, _: tuple[str, ...]) -> Classified:
         name = button or b.text("name") or ""
         if button is None:  # WDA's pressButton: home, volume, action..., named in any case
-            if pressed_button(name) != "home":
+            if name.lower() in LASTING_BUTTON_NAMES:
                 raise Refused(f"pressing {name[:40]!r}: {LASTING_BUTTONS}")
+            if pressed_button(name) != "home":
+                raise Refused(f"pressing {name[:40]!r}: {NO_SUCH_BUTTON}")
             name = "home"  # logged as the button the phone pressed ("Home" presses it too)
         return Classified("press", _params(button=name, duration=b.num("duration")))
     return handle
@@ -197,14 +206,18 @@ def _press(button: str | None = None) -> Handler:
 def _hid(b: Body, _: tuple[str, ...]) -> Classified:
     """An IOHID event: a button named by its usage page and usage, as WDA reads them (12.0 and
     48.4 are the power button, 12 and 48, to WDA's unsignedIntValue: refused, not logged as
-    another button than the phone presses). Only the side button and Menu are admitted: a
+    another button than the phone presses). Only the side button and Menu pass here, and the
+    side button is refused next, by the recorder (`HID_BUTTONS`), so a refusal here names Menu
+    alone as admitted (red team 139: it named both, then refused the side button). A
     keyboard page's usage types what the log would not read as typing, and the consumer page
     holds the volume, mute, brightness and media keys, whose effects nothing sets back."""
     page, usage = b.whole("page"), b.whole("usage")
     if (page, usage) not in HID_BUTTONS:
-        raise Refused(f"the IOHID event {page}:{usage}: only the side button (12:48) and Menu "
-                      f"(12:64) are admitted; {LASTING_BUTTONS}, and a key typed this way "
-                      "would not be logged as typing")
+        raise Refused(f"the IOHID event {page}:{usage}: only Menu (12:64, home) is admitted "
+                      "(the side button, 12:48, is refused too: pressed five times quickly it "
+                      "calls emergency services; /wda/lock locks the phone); "
+                      f"{LASTING_BUTTONS}, and a key typed "
+                      "this way would not be logged as typing")
     return Classified("press", _params(button=f"hid:{page}:{usage}", duration=b.num("duration")))
 
 

@@ -32,11 +32,11 @@ def _why_not(url: str, bundle_id: str | None) -> str:
         return ""
     if parts.scheme.lower() in ("http", "https") and host in CALLING_HOSTS:
         return CALLS
+    # each reason is a sentence of its own ("it would call someone..."), kept whole
     if bundle_id in CALLING_APPS:
-        return f"it hands the URL to {bundle_id}, where {CALLS.removeprefix('it ')}"
+        return f"it hands the URL to {bundle_id}, where {CALLS}"
     if bundle_id in ELSEWHERE_APPS:
-        return f"it hands the URL to {bundle_id}, where " \
-               f"{ELSEWHERE_APPS[bundle_id].removeprefix('it ')}"
+        return f"it hands the URL to {bundle_id}, where {ELSEWHERE_APPS[bundle_id]}"
     return ""
 
 

@@ -257,13 +257,55 @@ def mask_echoes(message: str, body: object, logged: Mapping[str, object],
     """WDA's error message with what the request sent but the log does not show masked.
 
     WDA's messages repeat a request's arguments ("... value 'hunter2' ..."); a string the log
-    itself holds (a bundle id, a URL) may stay, anything else of the body may not. `secret` (the
-    text typed into a secure field) is masked whatever its length.
+    itself holds (a bundle id, a URL, an element id) may stay, anything else of the body may
+    not. `secret` (the text typed into a secure field) is masked whatever its length. A text is
+    masked where WDA echoes it, as a word of its own, never inside a longer word or a string the
+    log holds: a typed "1" leaves the element id "43DFDC05-C71B-..." whole (red team 139: it
+    was masked inside the id, which then named no element; the line holds the id anyway).
     """
     shown = {str(v) for v in logged.values() if v is not None}
     hidden = {s for s in _strings(body) if len(s) >= ECHO_MIN_CHARS and s not in shown}
     if secret:
         hidden.add(secret)
+    kept = [span for text in shown if len(text) >= ECHO_MIN_CHARS
+            for span in _spans(message, text)]
+    masked: list[tuple[int, int]] = []
     for text in sorted(hidden, key=len, reverse=True):  # longest first: no half-masked words
-        message = message.replace(text, MASK)
+        for start, end in _spans(message, text):
+            if not (_in_a_word(message, start, end) or _within(start, end, kept)
+                    or _overlaps(start, end, masked)):
+                masked.append((start, end))
+    for start, end in sorted(masked, reverse=True):
+        message = message[:start] + MASK + message[end:]
     return message
+
+
+def _spans(message: str, text: str) -> list[tuple[int, int]]:
+    """Every place `text` occurs in `message` (overlapping ones too)."""
+    found: list[tuple[int, int]] = []
+    start = message.find(text) if text else -1
+    while start >= 0:
+        found.append((start, start + len(text)))
+        start = message.find(text, start + 1)
+    return found
+
+
+def _word_char(char: str) -> bool:
+    # an id's characters: letters, digits, a UUID's dashes
+    return char.isalnum() or char in "-_"
+
+
+def _in_a_word(message: str, start: int, end: int) -> bool:
+    """Whether message[start:end] runs on into the word around it (is part of a longer one)."""
+    joined_before = start > 0 and _word_char(message[start - 1]) and _word_char(message[start])
+    joined_after = end < len(message) and _word_char(message[end]) \
+        and _word_char(message[end - 1])
+    return joined_before or joined_after
+
+
+def _within(start: int, end: int, spans: Sequence[tuple[int, int]]) -> bool:
+    return any(a <= start and end <= b for a, b in spans)
+
+
+def _overlaps(start: int, end: int, spans: Sequence[tuple[int, int]]) -> bool:
+    return any(start < b and a < end for a, b in spans)
