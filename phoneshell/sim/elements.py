@@ -1,15 +1,20 @@
 """Element references for WDA's element routes: find by strategy, ids, attributes.
 
-Element ids are UUIDs bound to a node's identity (`Screen.of` explains identity), so the same
-element keeps its id across finds and re-renders, and an id whose element has left the screen
-resolves to nothing (WDA's `stale element reference`). Registries are per session, as in WDA.
+Element ids are made as WDA makes them (`element_uid`) from the element's accessibility id,
+bound to a node's identity (`Screen.of` explains identity), so the same element keeps its id
+across finds, re-renders and sessions, and an id whose element has left the screen resolves to
+nothing (WDA's `stale element reference`). Registries (which ids a session handed out) are per
+session, as WDA's element cache is.
 """
 
 from __future__ import annotations
 
 import copy
 import re
+import threading
 import uuid
+import zlib
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from lxml import etree
@@ -28,19 +33,63 @@ STRATEGIES = ("accessibility id", "id", "name", "class name", "class chain",
               "predicate string", "xpath", "link text", "partial link text")
 
 
-class ElementRegistry:
-    """UUIDs handed out for element identities (one registry per WDA session)."""
+def element_uid(ax_id: int, pid: int) -> str:
+    """An element's id as WDA writes it (`FBElementUtils uidWithAccessibilityElement:`): 16
+    bytes, the accessibility element id (64 bits, little-endian), the process id (32 bits),
+    four zero bytes, printed as an NSUUID: `0C000000-0000-0000-471A-000000000000`."""
+    raw = ax_id.to_bytes(8, "little") + pid.to_bytes(4, "little") + bytes(4)
+    return str(uuid.UUID(bytes=raw)).upper()
+
+
+class AccessibilityIds:
+    """The accessibility element ids apps give their elements: a counter per process, so
+    small numbers, each element's number kept while the phone runs (in every session), and
+    a relaunched app's elements (new identities) numbered afresh.
+
+    Shared by every registry of the process (a new session's registry starts empty, yet finds
+    an element under the id it had), bounded: the oldest numbers are forgotten past `MOST`,
+    as an app's released elements are, and such an element is numbered anew if it shows again.
+    """
+
+    MOST = 200_000
 
     def __init__(self) -> None:
+        self._ids: OrderedDict[tuple[int, str], int] = OrderedDict()
+        self._next: dict[int, int] = {}
+        self._lock = threading.Lock()  # simulators in one process find at the same time
+
+    def of(self, pid: int, key: str) -> int:
+        """The accessibility id of the element `key` in process `pid`."""
+        with self._lock:
+            number = self._ids.get((pid, key))
+            if number is None:
+                # an app has made some elements before any is found: start a little way in
+                number = self._next.get(pid, 2 + zlib.crc32(pid.to_bytes(4, "little")) % 40)
+                self._next[pid] = number + 1
+                self._ids[pid, key] = number
+                if len(self._ids) > self.MOST:
+                    self._ids.popitem(last=False)
+            return number
+
+
+AX_IDS = AccessibilityIds()
+"""The one table of accessibility ids: elements belong to the phone, not to a session."""
+
+
+class ElementRegistry:
+    """The element ids one WDA session handed out (WDA's per-session element cache)."""
+
+    def __init__(self, ax_ids: AccessibilityIds = AX_IDS) -> None:
+        self._ax_ids = ax_ids
         self._ids: dict[str, str] = {}
         self._keys: dict[str, str] = {}
         self._described: dict[str, str] = {}
 
-    def reference(self, key: str) -> dict[str, JSON]:
-        """The JSON element reference for an identity, minting an id on first sight."""
+    def reference(self, key: str, pid: int) -> dict[str, JSON]:
+        """The JSON element reference for an identity in process `pid`."""
         element_id = self._ids.get(key)
         if element_id is None:
-            element_id = str(uuid.uuid4()).upper()
+            element_id = element_uid(self._ax_ids.of(pid, key), pid)
             self._ids[key] = element_id
             self._keys[element_id] = key
         return {"ELEMENT": element_id, W3C_ELEMENT_KEY: element_id}
@@ -56,7 +105,7 @@ class ElementRegistry:
         key_by_node = {id(n): k for n, k in zip(screen.nodes, screen.keys, strict=True)}
         refs: list[JSON] = []
         for node in nodes:
-            ref = self.reference(key_by_node[id(node)])
+            ref = self.reference(key_by_node[id(node)], screen.pid)
             self._described[str(ref["ELEMENT"])] = f'"{node.label or node.name or ""}" {node.type}'
             refs.append(ref)
         return refs

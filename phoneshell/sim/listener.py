@@ -4,7 +4,8 @@ Bounded as `phoneshell.guarded_http` says, because any local process, an agent's
 find the port even when it lacks the secret: idle and slow connections cost no thread and are
 cut off, and requests under the secret (the harness's and its bridge's) have threads of their
 own that no stranger can use up. Every method reaches the router, so one WDA does not route
-gets WDA's `unknown command`, as a phone answers it.
+gets WDA's `unknown command`, as a phone answers it. Answers carry WDA's `Server` and CORS
+headers (`WDA_HEADERS`).
 """
 
 from __future__ import annotations
@@ -51,8 +52,27 @@ class SimHTTPServer(GuardedHTTPServer):
         return "inside"
 
 
+WDA_HEADERS = (("Access-Control-Allow-Origin", "*"),
+               ("Access-Control-Allow-Headers", "Content-Type, X-Requested-With"))
+"""The default headers WDA's `FBWebServer startHTTPServer` sets on every answer (with `Server`)."""
+
+
 class _Handler(GuardedHandler):
+    # WDA names itself in `Server` (not Python's BaseHTTP). The status line stays HTTP/1.0,
+    # where WDA's CocoaHTTPServer says HTTP/1.1 and keeps connections open: one request a
+    # connection is what the guarded server's per-request deadlines rest on.
     server: SimHTTPServer
+    server_version = "WebDriverAgent/1.0"
+
+    def version_string(self) -> str:
+        """The `Server` header: WDA's, with no Python version after it."""
+        return self.server_version
+
+    def send_response(self, code: int, message: str | None = None) -> None:
+        """The status line and WDA's default headers, on every answer (errors too)."""
+        super().send_response(code, message)
+        for name, value in WDA_HEADERS:
+            self.send_header(name, value)
 
     def answer(self) -> None:
         """Every method: WDA's router answers one it does not know with `unknown command`."""
