@@ -10,17 +10,18 @@ routes are in `session_routes.py`, gestures in `gesture_routes.py`. Each handler
 from __future__ import annotations
 
 import base64
-import binascii
+import hashlib
+import uuid
 from typing import TYPE_CHECKING
 
 from phoneshell.sim import render
 from phoneshell.sim.faults import TRUNCATE_AT
-from phoneshell.sim.phone import PASTEBOARD
+from phoneshell.sim.pasteboard_routes import get_pasteboard, set_pasteboard
 from phoneshell.sim.posture import ORIENTATIONS
 from phoneshell.sim.source import excluded_names, json_source, to_accessible_json, xml
 from phoneshell.sim.source_text import to_description
 from phoneshell.sim.store import JSON
-from phoneshell.sim.wire import Request, Route, WdaError, finite
+from phoneshell.sim.wire import Request, Route, WdaError, described, finite
 from phoneshell.wda_routes import NOTIFICATION_WAIT_S, pressed_button
 from phoneshell.xcui import SIDE_BUTTON_HID
 
@@ -49,14 +50,22 @@ def home(ep: Endpoints, req: Request) -> JSON:
     return None
 
 
+BUTTON_NAMES = ("home", "volumeUp", "volumeDown")
+"""The names `fb_pressButton:` lists as supported on a phone, in its order."""
+
+
 def press_button(ep: Endpoints, req: Request) -> JSON:
     """`/wda/pressButton` {"name": "home" | "volumeUp" | "volumeDown"}, in any case, as WDA
-    reads it (`wda_routes.pressed_button`)."""
-    name = req.text("name")
-    try:
-        ep.phone.press_button(pressed_button(name) or name)
-    except ValueError as exc:
-        raise WdaError("unknown error", str(exc)) from exc
+    reads it (`wda_routes.pressed_button`). Any other name, a missing one (nil: "(null)")
+    included, gets `fb_pressButton:`'s error, the supported names printed as its NSArray."""
+    name = req.text("name", "lowercaseString")
+    button = None if name is None else pressed_button(name)
+    if button is None:
+        listed = described(list(BUTTON_NAMES))
+        raise WdaError("unknown error", f"The button '{described(name, missing=name is None)}' "
+                                        f"is unknown. Only the following button names are "
+                                        f"supported: {listed}")
+    ep.phone.press_button(button)
     return None
 
 
@@ -252,11 +261,20 @@ def screenshot(ep: Endpoints, req: Request) -> JSON:
                           lambda: base64.b64encode(screen_png(ep)).decode("ascii"))
 
 
+def vendor_id(udid: str) -> str:
+    """The `identifierForVendor` WDA's runner reads on this phone: an upper-case UUID that
+    stays put for the phone (WDA's `device/info` `uuid`), never its UDID, and unrelated to it
+    (drawn from a hash of it: knowing one tells nothing of the other)."""
+    digest = hashlib.sha256(b"identifierForVendor:" + udid.encode()).digest()
+    return str(uuid.UUID(bytes=digest[:16], version=4)).upper()
+
+
 def device_info(ep: Endpoints, req: Request) -> JSON:
-    """`/wda/device/info`."""
+    """`/wda/device/info`: `uuid` is `identifierForVendor` (`vendor_id`), as WDA's
+    `handleGetDeviceInfo` answers it."""
     f = ep.phone.facts
     return {"currentLocale": f.locale, "timeZone": f.time_zone, "name": f.name,
-            "model": "iPhone", "uuid": f.udid, "userInterfaceIdiom": 0,
+            "model": "iPhone", "uuid": vendor_id(f.udid), "userInterfaceIdiom": 0,
             "userInterfaceStyle": ep.phone.appearance, "isSimulator": False, "thermalState": 0}
 
 
@@ -314,40 +332,6 @@ def expect_notification(ep: Endpoints, req: Request) -> JSON:
     shown = f"{timeout:g}" if isinstance(timeout, (int, float)) else str(timeout)
     raise WdaError("timeout", f"Did not receive any expected {name} notifications within "
                               f"{shown}s")
-
-
-def set_pasteboard(ep: Endpoints, req: Request) -> JSON:
-    """`/wda/setPasteboard` {"content": base64, "contentType"}: what apps paste next.
-
-    Plain text and URLs go on the system pasteboard Notes and Safari share; images are kept
-    but nothing modelled pastes one.
-    """
-    kind = str(req.body.get("contentType") or "plaintext").lower()
-    try:
-        content = base64.b64decode(str(req.body.get("content", "")), validate=False)
-    except (binascii.Error, ValueError) as exc:
-        raise WdaError("invalid argument",
-                       "Cannot decode the pasteboard content from base64") from exc
-    if kind not in ("plaintext", "url", "image"):
-        raise WdaError("unknown error", f"Unsupported content type: {kind}")
-    board = ep.phone.store(PASTEBOARD)
-    if kind == "image":
-        board.put("image", base64.b64encode(content).decode("ascii"))
-    else:
-        board.put("text", content.decode("utf-8", errors="replace"))
-    ep.phone.changed()
-    return None
-
-
-def get_pasteboard(ep: Endpoints, req: Request) -> JSON:
-    """`/wda/getPasteboard` {"contentType"}: the pasteboard's content, base64."""
-    kind = str(req.body.get("contentType") or "plaintext").lower()
-    if kind not in ("plaintext", "url", "image"):
-        raise WdaError("unknown error", f"Unsupported content type: {kind}")
-    board = ep.phone.store(PASTEBOARD)
-    if kind == "image":
-        return board.text("image")
-    return base64.b64encode(board.text("text").encode("utf-8")).decode("ascii")
 
 
 ROUTES = (

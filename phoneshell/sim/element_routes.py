@@ -25,7 +25,7 @@ from phoneshell.sim.predicates import SelectorError
 from phoneshell.sim.store import JSON
 from phoneshell.sim.touch_paths import hit_path
 from phoneshell.sim.ui import Node, walk
-from phoneshell.sim.wire import Request, Route, WdaError, float_value
+from phoneshell.sim.wire import Request, Route, WdaError, described, float_value
 from phoneshell.wda_routes import typed_value
 
 if TYPE_CHECKING:
@@ -33,13 +33,26 @@ if TYPE_CHECKING:
 
 
 def _find(ep: Endpoints, req: Request, context: Node | None) -> list[Node]:
+    """Matches for the body's locator. A missing `using` (nil) is no strategy WDA knows; a
+    missing `value` matches nothing (a query for nil finds no element)."""
     using, value = req.text("using"), req.text("value")
     if using not in STRATEGIES:
-        raise WdaError("invalid argument", f"Invalid locator requested: {using}")
+        raise WdaError("invalid argument", f"Invalid locator requested: "
+                                           f"{described(using, missing=using is None)}")
+    if value is None:
+        return []
     try:
         return find(ep.phone.screen(), using, value, context)
     except SelectorError as exc:
         raise WdaError("invalid selector", str(exc)) from exc
+
+
+def no_such_element(using: str | None, value: str | None) -> WdaError:
+    """WDA's `FBNoSuchElementErrorResponseForRequest`: the locator as the request gave it,
+    nil as "(null)" (a GET such as `element/active` has neither)."""
+    return WdaError("no such element", f"unable to find an element using "
+                                       f"'{described(using, missing=using is None)}', value "
+                                       f"'{described(value, missing=value is None)}'")
 
 
 def _references(ep: Endpoints, nodes: list[Node]) -> list[JSON]:
@@ -73,8 +86,7 @@ def _references(ep: Endpoints, nodes: list[Node]) -> list[JSON]:
 def _one(ep: Endpoints, req: Request, context: Node | None) -> JSON:
     found = _find(ep, req, context)
     if not found:
-        raise WdaError("no such element", f"Unable to find an element using "
-                                          f"'{req.text('using')}', value '{req.text('value')}'")
+        raise no_such_element(req.text("using"), req.text("value"))
     return _references(ep, found[:1])[0]
 
 
@@ -104,7 +116,7 @@ def active_element(ep: Endpoints, req: Request) -> JSON:
     field = ep.phone.keyboard_field()
     focused = [n for n in ep.phone.screen().nodes if field is not None and n.field is field]
     if not focused:
-        raise WdaError("no such element", "No element is focused")
+        raise no_such_element(None, None)  # WDA answers it as a find that had no locator
     return _references(ep, focused[:1])[0]
 
 

@@ -17,7 +17,7 @@ from phoneshell.sim import capabilities, settings, urls
 from phoneshell.sim.apps.safari_pages import parses
 from phoneshell.sim.phone import SPRINGBOARD, AppNotInstalled
 from phoneshell.sim.store import JSON
-from phoneshell.sim.wire import Request, Route, WdaError
+from phoneshell.sim.wire import Request, Route, WdaError, described
 
 if TYPE_CHECKING:
     from phoneshell.sim.endpoints import Endpoints
@@ -68,7 +68,8 @@ def create_session(ep: Endpoints, req: Request) -> JSON:
         raise WdaError("session not created", str(exc)) from exc
     bundle = caps.get("bundleId")
     if bundle is not None and not isinstance(bundle, str):
-        raise WdaError("session not created", f"'bundleId' must be a string, got {bundle!r}")
+        raise WdaError("session not created", f"'bundleId' must be a string, not "
+                                              f"{described(bundle)}")
     phone = ep.phone
     if bundle:
         if bundle not in {a.bundle_id for a in phone.apps()}:
@@ -109,9 +110,19 @@ def delete_session(ep: Endpoints, req: Request) -> JSON:
     return None
 
 
+def _bundle(req: Request) -> str:
+    """The `bundleId` an app route names. WDA hands it, nil or not, to XCUIApplication's
+    initializer, which raises on nil: WDA's exception handler answers `unknown error`. (The
+    exception's words are XCTest's assertion, not quoted from a phone.)"""
+    bundle = req.text("bundleId")
+    if bundle is None:
+        raise WdaError("unknown error", "Invalid parameter not satisfying: bundleID")
+    return bundle
+
+
 def launch(ep: Endpoints, req: Request) -> JSON:
     """`apps/launch` and `apps/activate`: start or bring forward (state is kept if running)."""
-    bundle = req.text("bundleId")
+    bundle = _bundle(req)
     try:
         ep.phone.launch(bundle)
     except AppNotInstalled as exc:
@@ -122,7 +133,7 @@ def launch(ep: Endpoints, req: Request) -> JSON:
 def launch_unattached(ep: Endpoints, req: Request) -> JSON:
     """`POST /wda/apps/launchUnattached`: launch through the workspace, outside the session."""
     try:
-        ep.phone.launch(req.text("bundleId"))
+        ep.phone.launch(_bundle(req))
     except AppNotInstalled as exc:
         raise WdaError("unknown error", "LSApplicationWorkspace failed to launch app") from exc
     return None
@@ -131,14 +142,14 @@ def launch_unattached(ep: Endpoints, req: Request) -> JSON:
 def terminate(ep: Endpoints, req: Request) -> JSON:
     """`apps/terminate`: true if the app was running."""
     try:
-        return ep.phone.terminate(req.text("bundleId"))
+        return ep.phone.terminate(_bundle(req))
     except AppNotInstalled:
         return False
 
 
 def app_state(ep: Endpoints, req: Request) -> JSON:
     """`apps/state`: 1 not running, 3 background, 4 foreground."""
-    return ep.phone.app_state(req.text("bundleId"))
+    return ep.phone.app_state(_bundle(req))
 
 
 def app_list(ep: Endpoints, req: Request) -> JSON:
@@ -162,7 +173,7 @@ def open_url(ep: Endpoints, req: Request) -> JSON:
     opens. A bundle id no installed app has answers WDA's `unknown error`."""
     if not isinstance(req.body.get("url"), str):
         raise WdaError("invalid argument", "URL is required")
-    url, bundle_id = req.text("url"), req.body.get("bundleId")
+    url, bundle_id = str(req.body["url"]), req.body.get("bundleId")
     if not parses(url):  # NSURL reads no URL from it: WDA's fb_openUrl says so
         raise WdaError("unknown error", f"'{url}' is not a valid URL")
     try:

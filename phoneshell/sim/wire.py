@@ -7,7 +7,9 @@ facebook-wda ignores the HTTP code and reads only `value.error`, so both must be
 WDA could not take (too big, not JSON, a number no double holds) is `invalid argument` before
 any route sees it (`json_object`), and every number a route reads is finite (`Request.number`),
 read as Foundation reads it (`double_value`: WDA's `[arguments[@"x"] doubleValue]` reads "201"
-as 201 and "abc" as 0).
+as 201, "abc" as 0, and a missing field as 0). A field a route cannot use fails as Foundation
+fails on it (`unrecognized`), and a message shows a field as `%@` prints it (`described`: a
+missing one is "(null)"), never as Python's repr.
 """
 
 from __future__ import annotations
@@ -170,27 +172,93 @@ class Request:
     """Whether it came under /session/:sid (a session-free form has no element ids to use)."""
 
     def number(self, key: str) -> float:
-        """A required numeric body field, read as WDA reads it (`double_value`: a string too).
+        """A numeric body field, read as WDA reads it: `[arguments[key] doubleValue]`.
+
+        A missing field is nil, and nil's doubleValue is 0 (a drag with no fromY starts at y 0);
+        a string is read by `double_value` ("201" is 201, "abc" 0), true is 1.
 
         Raises:
-            WdaError: invalid argument when missing, or of a type with no doubleValue.
+            WdaError: null, a list or an object, which have no doubleValue (WDA's `unknown
+                error`, `unrecognized`), or a string whose number no double holds finitely.
         """
-        value = self.body.get(key)
+        if key not in self.body:
+            return 0.0
+        value = self.body[key]
         number = double_value(value)
         if number is None:
-            raise WdaError("invalid argument", f"'{key}' must be a number, got {value!r}")
+            if isinstance(value, str):
+                raise WdaError("invalid argument", f"'{key}' must be a finite number, not "
+                                                   f"{described(value)}")
+            raise unrecognized(value, "doubleValue")
         return number
 
-    def text(self, key: str) -> str:
-        """A required string body field.
+    def text(self, key: str, selector: str = "length") -> str | None:
+        """A string body field as WDA's route takes it: None for a missing one (nil, which
+        each route treats as WDA does: see `described` for its messages).
+
+        Args:
+            key: the field.
+            selector: the NSString method the route sends it first: a value of another type
+                fails there (`unrecognized`).
 
         Raises:
-            WdaError: invalid argument when missing or not a string.
+            WdaError: the field is there but no string (null, a number, a list, an object).
         """
-        value = self.body.get(key)
+        if key not in self.body:
+            return None
+        value = self.body[key]
         if not isinstance(value, str):
-            raise WdaError("invalid argument", f"'{key}' must be a string, got {value!r}")
+            raise unrecognized(value, selector)
         return value
+
+
+def objc_class(value: JSON) -> str:
+    """The Foundation class NSJSONSerialization gives a JSON value (as exceptions name it)."""
+    if value is None:
+        return "NSNull"
+    if isinstance(value, bool):
+        return "__NSCFBoolean"
+    if isinstance(value, (int, float)):
+        return "__NSCFNumber"
+    if isinstance(value, str):
+        return "__NSCFString"
+    if isinstance(value, list):
+        return ("__NSArray0", "__NSSingleObjectArrayI")[len(value)] if len(value) < 2 \
+            else "__NSArrayI"
+    return "__NSDictionary0" if not value else "__NSDictionaryI"
+
+
+def unrecognized(value: JSON, selector: str) -> WdaError:
+    """WDA's answer when a route sends a body value a message its class lacks (`doubleValue`
+    to a list, `length` to a number): Foundation raises NSInvalidArgumentException, which WDA's
+    exception handler answers as `unknown error` with the exception's reason."""
+    return WdaError("unknown error", f"-[{objc_class(value)} {selector}]: unrecognized selector "
+                                     "sent to instance")
+
+
+def described(value: JSON | None, *, missing: bool = False) -> str:
+    """A body value as Foundation prints it into a message (`%@`), never as Python does.
+
+    Args:
+        value: the field's value (None for JSON null, which is NSNull: "<null>").
+        missing: the field was absent: nil, which prints "(null)".
+    """
+    if missing:
+        return "(null)"
+    if value is None:
+        return "<null>"
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, float):
+        # NSNumber prints the shortest text that reads back, an integral value with no ".0"
+        return str(int(value)) if value.is_integer() and abs(value) < 1e16 else repr(value)
+    if isinstance(value, (int, str)):
+        return str(value)
+    if isinstance(value, list):
+        inner = ",\n".join(f"    {described(v)}" for v in value)
+        return f"(\n{inner}\n)" if value else "(\n)"
+    inner = "\n".join(f"    {k} = {described(v)};" for k, v in value.items())
+    return f"{{\n{inner}\n}}" if value else "{\n}"
 
 
 Handler = Callable[["Endpoints", Request], JSON]
