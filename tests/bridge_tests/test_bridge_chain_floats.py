@@ -7,8 +7,10 @@ so there the millionth still counts."""
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
+import pytest
 import wda
 from bridge_rig import TOUCH, Rig, post, refused_unsent, request
 
@@ -35,12 +37,13 @@ def _frame(session: wda.Client, label: str) -> tuple[float, float, float, float]
 
 
 def _edge(session: wda.Client, above: str, below: str) -> tuple[float, float]:
-    """A point a millionth above the edge between two rows that touch: x mid-row."""
+    """The edge between two rows that touch: x mid-row, and y where the lower row starts (a
+    millionth above it is the upper row to a double, the edge itself to a 32-bit float)."""
     x, top, width, height = _frame(session, above)
-    assert _frame(session, below)[1] == top + height, "the rows do not touch"
-    y = top + height - MILLIONTH
-    assert chain_coordinate(y) == top + height  # a float32 puts it on the edge
-    return x + width / 2, y
+    edge = top + height
+    assert _frame(session, below)[1] == edge, "the rows do not touch"
+    assert chain_coordinate(edge - MILLIONTH) == edge
+    return x + width / 2, edge
 
 
 def _general(url: str) -> wda.Client:
@@ -55,22 +58,49 @@ def _on(session: wda.Client, page: str) -> bool:
     return bool(session(className="NavigationBar", name=page).exists)
 
 
+def _short_of(distance: float) -> float:
+    """A number a double puts just short of `distance` and a 32-bit float right on it."""
+    _, exponent = math.frexp(distance)
+    return distance - 2.0 ** (exponent - 26)  # a quarter of a float32's step below it
+
+
+def _placed(origin: str, session: wda.Client, x: float, edge: float) -> dict[str, Any]:
+    """A W3C tap placed from `origin` that a double puts just above the row edge at y=`edge`
+    and a 32-bit float on it: the offset sent is what WDA rounds (from the viewport, or from
+    the centre of the row above). (A move from the pointer's last point is a move while down
+    in a tap, which a tap never makes: a finger may not move while up but right before its
+    press.)"""
+    move: dict[str, Any] = {"type": "pointerMove", "duration": 0, "x": x,
+                            "y": edge - MILLIONTH}
+    if origin == "element":
+        row = session(className="Cell", label="About").get(timeout=5)
+        _, top, _, height = _frame(session, "About")
+        move.update(x=0, y=_short_of(edge - (top + height / 2)),
+                    origin={"element-6066-11e4-a52e-4f735466cecf": row.id})
+    assert chain_coordinate(move["y"]) != move["y"]  # WDA's float rounds it up to the edge
+    return {"actions": [{"type": "pointer", "id": "f1", "parameters": TOUCH, "actions": [
+        move, {"type": "pointerDown"}, {"type": "pause", "duration": 80},
+        {"type": "pointerUp"}]}]}
+
+
+@pytest.mark.parametrize("origin", ["viewport", "element"])
 def test_a_w3c_tap_a_millionth_above_an_edge_opens_and_is_logged_as_the_row_below(
-        rig: Rig) -> None:
+        rig: Rig, origin: str) -> None:
     # the simulator alone, as a phone: the row below the edge opens
     bare = _general(rig.sim.url)
-    x, y = _edge(bare, "About", "Software Update")
+    x, edge = _edge(bare, "About", "Software Update")
     status, _, reply = request(rig.sim.url, "POST", f"/session/{bare.session_id}/actions",
-                               json.dumps(_w3c(x, y)).encode())
+                               json.dumps(_placed(origin, bare, x, edge)).encode())
     assert status == 200, reply
     assert _on(bare, "Software Update")
     # through the bridge: logged as the row the phone touches, at the point it touches
     session = _general(rig.bridge.url)
-    assert post(rig, f"/session/{session.session_id}/actions", _w3c(x, y)) == (200, "")
+    body = _placed(origin, session, x, edge)
+    assert post(rig, f"/session/{session.session_id}/actions", body) == (200, "")
     assert _on(session, "Software Update")
     last = actions(rig.events())[-1]
     assert last.target is not None and last.target.label == "Software Update", last
-    assert last.params.get("y") == round(y), last.params
+    assert last.params.get("y") == edge, last.params  # where it landed
 
 
 def test_a_refused_row_a_millionth_below_an_allowed_one_is_refused(rig: Rig) -> None:
@@ -79,7 +109,8 @@ def test_a_refused_row_a_millionth_below_an_allowed_one_is_refused(rig: Rig) -> 
         if session(className="Cell", label="Shut Down").exists:
             break
         session.swipe(200, 700, 200, 200, 0.3)
-    x, y = _edge(session, "Transfer or Reset iPhone", "Shut Down")
+    x, edge = _edge(session, "Transfer or Reset iPhone", "Shut Down")
+    y = edge - MILLIONTH
     for path, body in (("/actions", _w3c(x, y)), ("/wda/touch/perform", _legacy(x, y))):
         message = refused_unsent(rig, f"/session/{session.session_id}{path}", body)
         assert "Shut Down" in message, message
@@ -89,8 +120,9 @@ def test_a_refused_row_a_millionth_below_an_allowed_one_is_refused(rig: Rig) -> 
 def test_a_route_read_with_doublevalue_still_counts_the_millionth(rig: Rig) -> None:
     # /wda/tap reads x and y with doubleValue: a millionth above the edge is the row above
     session = _general(rig.bridge.url)
-    x, y = _edge(session, "About", "Software Update")
-    assert post(rig, f"/session/{session.session_id}/wda/tap", {"x": x, "y": y}) == (200, "")
+    x, edge = _edge(session, "About", "Software Update")
+    body = {"x": x, "y": edge - MILLIONTH}
+    assert post(rig, f"/session/{session.session_id}/wda/tap", body) == (200, "")
     assert _on(session, "About")
     last = actions(rig.events())[-1]
     assert last.target is not None and last.target.label == "About", last
