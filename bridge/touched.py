@@ -11,6 +11,7 @@ it, whatever lies under it.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Mapping
 
 from bridge.frames import BARS as BARS
@@ -113,12 +114,28 @@ def keyboard_at(tree: object, x: float, y: float) -> bool:
     return any(_on_area(area, x, y) for area in keyboard_areas(tree))
 
 
+_RECENT: deque[tuple[object, float, float, Mapping[str, object] | None]] = deque(maxlen=16)
+"""`node_at`'s last answers, each with the tree it read, held so that no other tree takes its
+id: the bridge asks where one touch lands several times over one read (aiming the action,
+judging what it presses, a Settings control's rules), and each hit test walks the whole tree.
+Trees are never changed once read."""
+
+
 def node_at(tree: object, x: float, y: float) -> Mapping[str, object] | None:
     """The element at (x, y), hit-tested as the phone does: what lies there (`_under`), unless
     something drawn over it takes the touch there (`_coverers`: a bar, the keyboard, an alert or
     sheet, a named panel); then the coverer's own accessible element at the point, else the
     coverer itself (a touch on a navigation bar's blank space is the bar's, not the row's under
     it; a touch between two keys is the keyboard's)."""
+    for known, at_x, at_y, answer in tuple(_RECENT):
+        if known is tree and at_x == x and at_y == y:
+            return answer
+    answer = _hit_test(tree, x, y)
+    _RECENT.append((tree, x, y, answer))
+    return answer
+
+
+def _hit_test(tree: object, x: float, y: float) -> Mapping[str, object] | None:
     skip = untrusted(tree)
     found = _under(tree, x, y, skip)
     if found is None:
