@@ -21,9 +21,14 @@ alarm saved from Edit Alarm, or contact or event opened and saved or deleted (wh
 do not show). Then the harness puts back what it can: an alarm deleted is saved again (same
 time, name and switch), one an agent saved is deleted, a switch turned is turned back; a city
 deleted is added back, one added deleted. A note, a reminder, a contact or an event cannot be
-put back: that is said, loudly, there and when the run ends. Whatever stays changed becomes what
+put back: that is said, loudly, there and when the run ends; but a contact or an event an agent
+added is deleted, as an alarm or a city is (`owner_put`). Whatever stays changed becomes what
 later attempts are compared with (`OwnerWatch.known`; the run's start stays in
-`OwnerWatch.start`), so no later agent is blamed for it. A collection found, by a task's own
+`OwnerWatch.start`), so no later agent is blamed for it; but what an agent added, or wrote over
+an owner's item, is never taken as the owner's: while it stays, a later attempt whose task is
+in its app, or whose agent had that app in front, is not scored where it would pass
+(`OwnerWatch.planted`: red team 141, an event titled "March" an agent added passed the month
+view's checks in every later attempt). A collection found, by a task's own
 count before its agent, changed since it was last known (a read after a teardown that failed)
 is taken as it is, and said, without blame; a count without its rows is not taken so.
 
@@ -51,9 +56,11 @@ not read (the phone did not say), a state of the phone sent through WDA.
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from phoneshell.audit import apps_in_front
 from phoneshell.checks import Need
 from phoneshell.checks.items import listing_changed
 from phoneshell.device import ProbeError
@@ -148,6 +155,10 @@ class OwnerWatch:
     unset: list[str] = field(default_factory=list)
     """What a teardown could not set back of what an agent changed (`Teardown.stays`), with
     whose it was, for the run's end (`summary`): it stays as that agent left it."""
+    planted: dict[str, str] = field(default_factory=dict)
+    """Collections that hold, as last known, rows the run did not find there (what an agent
+    added or wrote that the harness could not delete), and why: a later attempt whose agent
+    may have found them is not scored where it would pass (`_planted`)."""
     vouched: int = 0
     """Attempts whose agent this watch followed to the end: compared after a clean teardown
     (`after_attempt`), with evidence to say whether it acted around the bridge. While every
@@ -203,13 +214,17 @@ class OwnerWatch:
         owned = {**OWNED, **({TIMER: CLOCK} if self.wheels is not None else {}),
                  **self.going.owned,
                  **({TABS: SAFARI} if self.tabs is not None else {})}
+        unsure = bool(UNSURE & set(flags))
         try:
             log = evidence.events if evidence is not None else events()
             names = visited(log, flags, owned, self.tabs is not None and self.tabs.run_tab)
         except (PhoneshellError, OSError):
             log, names = (), frozenset(owned)  # unreadable: any app may have been in front
+            unsure = True
         lines: list[str] = []
         blame: list[str] = []
+        unscored = self._planted(task, log, unsure)
+        lines += unscored
         alarms = self.known.get("alarms")
         edited, how = alarm_changed(log, alarms.rows or ()) if alarms is not None else ("", "")
         for name in sorted(names & set(self.known)):
@@ -227,7 +242,6 @@ class OwnerWatch:
             (wheels.need,) if wheels is not None else ())], key=lambda n: owned.get(n.name, CLOCK))
         now = take_counts(self.rig, reads) if reads else {}
         read: dict[str, tuple[str, ...]] = {}  # the rows read after the attempt
-        unscored: list[str] = []
         for name in ask:
             found, was, since = now[_need(name)], self.last[name], self.doubt.get(name)
             self.last[name] = found
@@ -288,6 +302,9 @@ class OwnerWatch:
             if (item or made) and not any(why.startswith(f"the owner's {name}") for why in blame):
                 why = blame_of(name, item, button) if item else made
                 self.hidden += [] if item else [f"{name} (a new {NAMED[name]})"]
+                if not item:
+                    self.planted[name] = (f"the owner's {name} may hold a {NAMED[name]} "
+                                          f"{who}'s agent added, which no read shows to delete")
                 blame.append(why)
                 lines.append(f"{why}; nothing puts a {NAMED[name]} back, and what its row does "
                              "not show cannot be read" if item else f"{why}; nothing deletes it")
@@ -296,6 +313,29 @@ class OwnerWatch:
         if evidence is not None and teardown.ok and not teardown.left:
             self.vouched += 1  # a teardown that left something left it unread
         return Harm("; ".join(blame), tuple(lines), "; ".join(unscored))
+
+    def _planted(self, task: Task, log: tuple[AuditEvent, ...], unsure: bool) -> list[str]:
+        """Why the attempt cannot be scored for what an earlier agent left in the owner's
+        collections (`planted`): its task is in their app, or its agent had the app in front
+        (any app, when the log cannot say)."""
+        fronted = set(apps_in_front(log))
+        return [f"{why}, and this attempt's agent may have found it" for name, why
+                in sorted(self.planted.items())
+                if unsure or OWNED[name] == task.app or OWNED[name] in fronted]
+
+    def _mark_planted(self, name: str, count: Count, who: str) -> None:
+        """Keep, or forget, that collection `name`, now as `count`, holds rows the run did not
+        find there (`planted`)."""
+        start = self.start[name].rows
+        if start is None or count.rows is None:
+            return  # counted only: the blind watch decides (`owner_blind`)
+        added = Counter(count.rows) - Counter(start)
+        if added:
+            self.planted[name] = (f"the owner's {name} hold what the run did not find there, "
+                                  f"left by {who}'s agent and not deleted: "
+                                  f"{', '.join(map(repr, added.elements()))}")
+        else:
+            self.planted.pop(name, None)
 
     def current(self, name: str, played: int) -> Count | None:
         """Collection `name` (or Clock's timers or stopwatch: `owner_going`) as the phone holds
@@ -318,6 +358,7 @@ class OwnerWatch:
                      "compared with them as found")
         self.said.append(f"before {who}'s agent: the owner's {name} changed unseen")
         self.known[name] = self.last[name] = count
+        self._mark_planted(name, count, who)
         self.doubt.pop(name, None)
 
     def _put_back(self, name: str, was: Count, now: Count, who: str) -> str:
@@ -326,6 +367,7 @@ class OwnerWatch:
         put = PUT_BACK.get(name)
         if put is None or was.rows is None or now.rows is None:
             self.known[name] = now
+            self._mark_planted(name, now, who)
             return (f"nothing puts a {NAMED[name]} back: the owner's {name} stay as {who}'s "
                     "agent left them, and later attempts are compared with that")
         try:
@@ -338,6 +380,7 @@ class OwnerWatch:
             return (f"{done}; they could not be read again after"
                     f"{f': {again.why}' if again.value is None else ', only counted'}")
         self.known[name] = again
+        self._mark_planted(name, again, who)
         left = listing_changed(_reading(name, was, again))
         if left:
             self.said.append(f"{who}: the owner's {name} stay changed: {', '.join(left)}")

@@ -1,19 +1,24 @@
 """Putting the owner's alarms and World Clock's cities back as the run found them, after an
 attempt whose agent changed them (`runner.owner`): an alarm deleted is saved again (same time,
 name; its switch is turned after), one an agent saved is deleted, a switch turned is turned
-back; a city deleted is added back, one added deleted. Notes, reminders, contacts and events
-have no put-back: what their rows do not show cannot be read, so cannot be written again.
+back; a city deleted is added back, one added deleted. A calendar event or a contact an agent
+added is deleted (`device.owned_delete`), so that no later attempt finds it as the owner's
+(red team 141: an event titled "March" passed the month view's checks in every later attempt);
+one deleted or edited cannot be written again (what its row does not show cannot be read).
+Notes and reminders have no put-back.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from phoneshell.device import run_steps
 from phoneshell.device.alarms import AlarmRow, alarm_label, alarm_on, delete_alarms, open_alarms
 from phoneshell.device.cleanup import switch_alarms_back
+from phoneshell.device.owned_delete import delete_contacts, delete_events
+from phoneshell.device.phone import Phone
 from phoneshell.device.world_clock import add_cities, delete_cities
 from phoneshell.runner.rig import Rig
 from phoneshell.tasks import Step
@@ -99,11 +104,31 @@ def _put_cities(rig: Rig, was: tuple[str, ...], now: tuple[str, ...]) -> str:
         f"added back {', '.join(map(repr, gone))}" if gone else "") if line)
 
 
+def _deleting_added(delete: Callable[[Phone, Iterable[str]], None], what: str,
+                    ) -> Callable[[Rig, tuple[str, ...], tuple[str, ...]], str]:
+    """A put-back that deletes the rows of `now` beyond `was` (by what they show, one each),
+    unless a row of `was` is gone: an owner's item edited reads as one gone and one new, and
+    the new one is then not told from the agent's, so none is deleted (the watch says what
+    stays, and later attempts of the app are not scored: `OwnerWatch.planted`)."""
+    def put(rig: Rig, was: tuple[str, ...], now: tuple[str, ...]) -> str:
+        new = Counter(now) - Counter(was)
+        if not new:
+            return f"nothing puts a {what} back"  # gone or edited only
+        if Counter(was) - Counter(now):
+            return (f"left {', '.join(map(repr, new.elements()))}: an owner's {what} is gone "
+                    "or edited, and may be among them")
+        delete(rig.phone, list(new.elements()))
+        return f"deleted {', '.join(map(repr, new.elements()))}"
+    return put
+
+
 PUT_BACK: Mapping[str, Callable[[Rig, tuple[str, ...], tuple[str, ...]], str]] = {
-    "alarms": _put_alarms, "world_clocks": _put_cities}
-"""How each collection the harness can put back is put back (notes, reminders, contacts and
-events cannot: a note's whole text, a reminder's details, a contact's phone and email, an
-event's end, place and notes are not in its row)."""
+    "alarms": _put_alarms, "world_clocks": _put_cities,
+    "events": _deleting_added(delete_events, "event"),
+    "contacts": _deleting_added(delete_contacts, "contact")}
+"""How each collection the harness can put back is put back (notes and reminders cannot; nor
+can an event or a contact deleted or edited: a note's whole text, a reminder's details, a
+contact's phone and email, an event's end, place and notes are not in its row)."""
 
 
 __all__ = ["PUT_BACK", "TIME"]
