@@ -18,6 +18,7 @@ from phoneshell.checks.kind import Check, Finding, check_kind
 from phoneshell.checks.refused import refused_press, refused_taps
 from phoneshell.checks.selections import held
 from phoneshell.checks.sent import asked, whole_typed
+from phoneshell.checks.tapped_names import target_named
 from phoneshell.checks.typed_texts import typed_ends, typed_runs
 from phoneshell.evidence import Evidence
 from phoneshell.params import Param
@@ -294,8 +295,7 @@ def tapped(check: Check, evidence: Evidence) -> Finding:
     maybe = _maybe(touched, want, whole, check) or ("" if hold else _slid(actions, check))
     doubt = unwatched(evidence) or (f"{blind} tap(s) had no resolved target" if blind else "") \
         or maybe
-    labels = ", ".join(repr(shorten(a.target.label or a.target.name, 25)) for a in taps[-5:]
-                       if a.target) or "nothing"
+    labels = ", ".join(target_named(a.target) for a in taps[-5:] if a.target) or "nothing"
     what = "touch and hold" if hold else "tap"
     then = f" followed by {back} page(s) back by the app's own navigation" if back else ""
     reached = f" reached the phone ({refused_press(refused[0])})" if refused else ""
@@ -333,7 +333,7 @@ def _maybe(touched: Sequence[Action], want: str, whole: bool, check: Check) -> s
                 names_it(want, target, whole) and placed(action, check))):
             if action.acted is None:
                 return action.untold()
-            what = f" on {shorten(target.label or target.name)!r}" if target else ""
+            what = f" on {target_named(target, 60)}" if target else ""
             return (f"#{action.seq} {touch_words(action.params)}{what} is a touch the phone "
                     "may or may not take as a press")
     return ""
@@ -349,7 +349,7 @@ def _slid(actions: Sequence[Action], check: Check) -> str:
         if not why or app and action.app_before != app or page and target is not None \
                 and folded(target.page) != folded(page):
             continue
-        what = f" on {shorten(target.label or target.name)!r}" if target else ""
+        what = f" on {target_named(target, 60)}" if target else ""
         return f"#{action.seq} {action.kind}{what} {why}"
     return ""
 
