@@ -10,9 +10,8 @@ capability (`appium:platformName`), and `firstMatch` entries that all clash with
 
 from __future__ import annotations
 
-import json
-
 from phoneshell.sim.store import JSON
+from phoneshell.sim.wire import described, unrecognized
 
 APPIUM_PREFIX = "appium:"
 STANDARD = ("browserName", "browserVersion", "platformName", "acceptInsecureCerts",
@@ -33,8 +32,8 @@ def _strip(caps: dict[str, JSON]) -> dict[str, JSON]:
             wrongly_prefixed.append(bare)
         stripped[bare] = value
     if wrongly_prefixed:
-        raise CapabilitiesError(f"The capabilities {wrongly_prefixed} are standard and should "
-                                f"not have the '{APPIUM_PREFIX}' prefix")
+        raise CapabilitiesError(f"The capabilities {described(list(wrongly_prefixed))} are "
+                                f"standard and should not have the '{APPIUM_PREFIX}' prefix")
     return stripped
 
 
@@ -51,16 +50,30 @@ def parse(body: dict[str, JSON]) -> dict[str, JSON]:
     first = caps.get("firstMatch") or []
     if not isinstance(always, dict) or not isinstance(first, list):
         raise CapabilitiesError("'alwaysMatch' must be an object and 'firstMatch' a list of "
-                                f"objects in {json.dumps(caps)}")
+                                f"objects in {described(caps)}")
     required = _strip(always)
     names = set(required)  # once: a body may hold thousands of entries
     for candidate in first or [{}]:
         if not isinstance(candidate, dict):
-            raise CapabilitiesError(f"'firstMatch' entries must be objects, got {candidate!r}")
+            if candidate == []:
+                candidate = {}  # enumerating an empty array finds no names: no capabilities
+            else:
+                raise _not_capabilities(candidate)
         extra = _strip(candidate)
         if names.isdisjoint(extra):
             return {**required, **extra}
-    raise CapabilitiesError(f"Could not find matching capabilities from {json.dumps(caps)}")
+    raise CapabilitiesError(f"Could not find matching capabilities from {described(caps)}")
+
+
+def _not_capabilities(entry: JSON) -> Exception:
+    """How WDA's stripPrefixes fails on a `firstMatch` entry that is no object: it enumerates
+    the entry (what is not a collection lacks the selector for that), sends each name
+    `hasPrefix:` and looks it up with `objectForKeyedSubscript:`, which an array lacks."""
+    if not isinstance(entry, list):
+        return unrecognized(entry, "countByEnumeratingWithState:objects:count:")
+    if not isinstance(entry[0], str):
+        return unrecognized(entry[0], "hasPrefix:")
+    return unrecognized(entry, "objectForKeyedSubscript:")
 
 
 def flag(caps: dict[str, JSON], name: str, default: bool) -> bool:

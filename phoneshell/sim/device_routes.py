@@ -103,9 +103,9 @@ def accessibility_audit(ep: Endpoints, req: Request) -> JSON:
     wanted = req.body.get("auditTypes")
     for name in wanted if isinstance(wanted, list) else ():
         if name not in AUDIT_TYPES:
-            raise WdaError("invalid argument", f"Audit type value '{name}' is not known. Only "
-                                               f"the following audit types are supported: "
-                                               f"{list(AUDIT_TYPES)}")
+            raise WdaError("invalid argument", f"Audit type value '{described(name)}' is not "
+                                               "known. Only the following audit types are "
+                                               f"supported: {described(list(AUDIT_TYPES))}")
     return []
 
 
@@ -180,17 +180,19 @@ def set_rotation(ep: Endpoints, req: Request) -> JSON:
     """`POST /rotation` {"x", "y", "z"}: the orientation with those degrees."""
     if any(req.body.get(k) is None for k in "xyz"):
         raise WdaError("invalid argument", "x, y and z arguments must exist in the request "
-                                           f"body: {req.body}")
+                                           f"body: {described(req.body)}")
     wanted = (req.number("x"), req.number("y"), req.number("z"))
     named = [name for name, degrees in ROTATIONS.items() if degrees == wanted]
+    asked: list[JSON] = [*wanted]  # printed as WDA's %@ prints an NSArray
     if not named and wanted not in FACE_ROTATIONS:
-        supported = [list(d) for d in (*ROTATIONS.values(), *FACE_ROTATIONS)]
-        raise WdaError("invalid argument", f"{list(wanted)} rotation is not supported. Only the "
-                                           f"following values are supported: {supported}")
+        supported: list[JSON] = [[*d] for d in (*ROTATIONS.values(), *FACE_ROTATIONS)]
+        raise WdaError("invalid argument", f"{described(asked)} rotation is not "
+                                           "supported. Only the following values are "
+                                           f"supported: {described(supported)}")
     if not named or not ep.phone.rotate(named[0]):
         bundle = ep.phone.active()[0]
         raise WdaError("invalid element state", f"The current rotation cannot be set to "
-                       f"{list(wanted)}. Make sure the {bundle} application supports it")
+                       f"{described(asked)}. Make sure the {bundle} application supports it")
     return None
 
 
@@ -327,7 +329,7 @@ def expect_notification(ep: Endpoints, req: Request) -> JSON:
     kind = req.body.get("type", "plain")
     if kind not in ("plain", "darwin"):
         raise WdaError("invalid argument", "Notification type could only be 'plain' or "
-                                           f"'darwin'. Got '{kind}' instead")
+                                           f"'darwin'. Got '{described(kind)}' instead")
     timeout = req.body.get("timeout", NOTIFICATION_WAIT_S)
     shown = f"{timeout:g}" if isinstance(timeout, (int, float)) else str(timeout)
     raise WdaError("timeout", f"Did not receive any expected {name} notifications within "

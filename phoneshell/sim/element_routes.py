@@ -147,8 +147,8 @@ def set_value(ep: Endpoints, req: Request) -> JSON:
             return None
         _reach(ep, node, "turn")
         if not node.wheel.select(text):
-            raise WdaError("unknown error", f"The picker wheel has no value {text!r}; it "
-                                            f"shows {node.wheel.value!r}")
+            raise WdaError("unknown error", f"The picker wheel has no value '{text}'; it "
+                                            f"shows '{node.wheel.value}'")
         ep.phone.changed()
         return None
     if node.on_adjust is not None:
@@ -315,7 +315,7 @@ def screenshot(ep: Endpoints, req: Request) -> JSON:
     right, bottom = min(f.width, frame.x + frame.width), min(f.height, frame.bottom)
     if right <= left or bottom <= top:
         raise WdaError("unable to capture screen",
-                       f"Cannot take a screenshot of {node.wd_type} {node.label or ''!r}: it "
+                       f"Cannot take a screenshot of {node.wd_type} '{node.label or ''}': it "
                        "has no area on the screen")
     full = Image.open(io.BytesIO(device_routes.screen_png(ep)))
     s = f.scale

@@ -155,7 +155,7 @@ def find(screen: Screen, using: str, value: str, context: Node | None = None) ->
     elif using in ("link text", "partial link text"):
         test = predicate(_link_predicate(value, partial=using == "partial link text"))
     else:
-        raise SelectorError(f"unsupported locator strategy {using!r}; "
+        raise SelectorError(f"unsupported locator strategy '{using}'; "
                             f"supported: {', '.join(STRATEGIES)}")
     return [n for n in walk(scope) if test(n, screen)]
 

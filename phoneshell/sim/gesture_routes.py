@@ -17,7 +17,6 @@ not-visible error. Gestures no modelled control takes (pinch, rotate, two-finger
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING
 
 from phoneshell.hit_point import origin_point
@@ -163,7 +162,7 @@ def taps(ep: Endpoints, req: Request) -> JSON:
     node = _element_or_app(ep, req)
     count = round(req.number("numberOfTaps"))
     if count > MOST_TAPS:
-        raise WdaError("invalid argument", f"'numberOfTaps' must be at most {MOST_TAPS}, got "
+        raise WdaError("invalid argument", f"'numberOfTaps' must be at most {MOST_TAPS}, not "
                                            f"{count}")
     if round(req.number("numberOfTouches")) == 1:
         _taps(ep, req, node, max(0, count))
@@ -276,14 +275,9 @@ def scroll(ep: Endpoints, req: Request) -> JSON:
             return None
     direction = req.body.get("direction")
     if isinstance(direction, str):
-        distance = req.body.get("distance", 1.0)
-        try:
-            share = float(distance) if isinstance(distance, (int, float, str)) else 1.0
-        except ValueError:
-            share = 0.0  # NSString doubleValue reads what is not a number as 0
-        if not math.isfinite(share):
-            raise WdaError("invalid argument", f"'distance' must be a finite number, got "
-                                               f"{distance!r}")
+        # WDA reads `arguments[@"distance"] ?: @"1.0"` by doubleValue: "0.5x" is 0.5, a null
+        # or a list fails (Request.number)
+        share = req.number("distance") if "distance" in req.body else 1.0
         scroll_presses.scroll_by_drags(ep.phone, node, direction, share)
         return None
     if req.body.get("toVisible"):

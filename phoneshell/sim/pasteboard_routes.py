@@ -30,7 +30,8 @@ def set_pasteboard(ep: Endpoints, req: Request) -> JSON:
     reads as text (UIPasteboard gives a URL item's string to `strings`); an image does not.
     Text goes where Notes and Safari read it (`text`).
     """
-    kind = str(req.body.get("contentType") or "plaintext").lower()
+    # nil is plaintext; FBPasteboard sends any other value lowercaseString
+    kind = (req.text("contentType", "lowercaseString") or "plaintext").lower()
     try:
         content = base64.b64decode(str(req.body.get("content", "")), validate=False)
     except (binascii.Error, ValueError) as exc:
@@ -77,7 +78,8 @@ def get_pasteboard(ep: Endpoints, req: Request) -> JSON:
     """`/wda/getPasteboard` {"contentType"}: the pasteboard's content of that kind, base64, as
     FBPasteboard's `dataForType:` reads it: "" when it holds none of that kind (text is no
     URL, an image no text)."""
-    kind = str(req.body.get("contentType") or "plaintext").lower()
+    # nil is plaintext; FBPasteboard sends any other value lowercaseString
+    kind = (req.text("contentType", "lowercaseString") or "plaintext").lower()
     if kind not in PASTEBOARD_KINDS:
         raise WdaError("unknown error", f"Unsupported content type: {kind}")
     board = ep.phone.store(PASTEBOARD)

@@ -144,7 +144,7 @@ class _Parser:
         self.depth += 1
         if self.depth > MAX_NESTING:
             raise SelectorError(f"the predicate nests NOT, parentheses or arrays deeper than "
-                                f"{MAX_NESTING}: {self.text[:60]!r}...")
+                                f"{MAX_NESTING}: '{self.text[:60]}'...")
 
     def parse(self) -> Matcher:
         if not self.toks:
@@ -219,7 +219,7 @@ class _Parser:
         if kind == "op" and text in ("$", "@"):
             if text == "$":
                 raise WdaError("unknown error", "Can't get value for variable in bindings")
-            raise SelectorError(f"the simulator does not evaluate @ aggregates: {self.text!r}")
+            raise SelectorError(f"the simulator does not evaluate @ aggregates: '{self.text}'")
         if kind != "word":
             raise _syntax(self.text)
         upper = text.upper()
@@ -229,7 +229,7 @@ class _Parser:
             constant = constants[upper]
             return _Expr(lambda n, on: constant, True)
         if upper in ("FUNCTION", "SUBQUERY", "CAST") or self.peek() == ("op", "("):
-            raise SelectorError(f"the simulator does not evaluate {text}(...): {self.text!r}")
+            raise SelectorError(f"the simulator does not evaluate {text}(...): '{self.text}'")
         if upper in _KEYWORDS:
             raise _syntax(self.text)
         path = [text.removeprefix("#")]
@@ -240,7 +240,7 @@ class _Parser:
                 raise _syntax(self.text)
             path.append(part.removeprefix("#"))
         if self.peek()[0] == "op" and self.peek()[1] in ("+", "-", "*", "**", "/"):
-            raise SelectorError(f"the simulator does not evaluate arithmetic: {self.text!r}")
+            raise SelectorError(f"the simulator does not evaluate arithmetic: '{self.text}'")
         return _key_path(path)
 
     def array(self) -> _Expr:
@@ -340,7 +340,7 @@ def _string_op(op: str, options: str, left: _Expr, right: _Expr) -> Matcher:
                     regex.IGNORECASE if "c" in options else 0))
             except regex.error as exc:
                 raise WdaError("unknown error", f"Can't do regex matching, reason: Can't open "
-                                                f"pattern {want!r}: {exc}") from exc
+                                                f"pattern {want}: {exc}") from exc
         return patterns[want]
 
     if right.constant and op == "MATCHES":
@@ -365,7 +365,7 @@ def _string_op(op: str, options: str, left: _Expr, right: _Expr) -> Matcher:
                 return pattern(_fold(want, options.replace("c", ""))).fullmatch(
                     text, timeout=max(0.0, deadline[0] - time.monotonic())) is not None
             except TimeoutError as exc:
-                raise SelectorError(f"{op} pattern {want!r} took over {MATCHES_S} s") from exc
+                raise SelectorError(f"{op} pattern '{want}' took over {MATCHES_S} s") from exc
         got, want = _fold(got, options), _fold(want, options)
         return want in got if op == "CONTAINS" else got.startswith(want) \
             if op == "BEGINSWITH" else got.endswith(want)

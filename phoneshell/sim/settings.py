@@ -14,11 +14,11 @@ change nothing here, and the bridge refuses them (`xcui.HARMLESS_SETTINGS`).
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Mapping
 
 from phoneshell.sim.store import JSON
+from phoneshell.sim.wire import described, double_value, unrecognized
 
 DEFAULTS: dict[str, JSON] = {
     "shouldUseCompactResponses": True,
@@ -86,22 +86,23 @@ def _coerced(key: str, value: JSON) -> JSON:
     if isinstance(default, (int, float)):
         number = _number(key, value)
         return int(number) if number.is_integer() else number
+    # WDA keeps string settings as NSStrings and prints them with %@ (never Python's str)
+    text = described(value)
     if key == "screenshotOrientation":
-        text = str(value)
         if text.lower() not in _ORIENTATIONS:
             raise SettingsError(f"The orientation value '{text}' is not known. Only the following "
                                 "orientation values are supported: 'auto', 'portrait', "
                                 "'portraitUpsideDown', 'landscapeRight' and 'landscapeLeft'")
         return _ORIENTATIONS[text.lower()]
     if key == "activeAppDetectionPoint":
-        match = _POINT.match(str(value))
+        match = _POINT.match(text)
         if match is None:
-            raise SettingsError(f"The string '{value}' is not a valid coordinates string: "
+            raise SettingsError(f"The string '{text}' is not a valid coordinates string: "
                                 "expected 'x,y' with numbers, e.g. '64.00,64.00'")
         return f"{float(match.group(1)):.2f},{float(match.group(2)):.2f}"
     if key == "defaultAlertAction":
-        return str(value).lower()
-    return str(value)
+        return text.lower()
+    return text
 
 
 def _truthy(value: JSON) -> bool:
@@ -114,12 +115,13 @@ def _truthy(value: JSON) -> bool:
 
 
 def _number(key: str, value: JSON) -> float:
-    try:
-        number = float(value) if isinstance(value, (bool, int, float)) else float(str(value))
-    except (ValueError, OverflowError) as exc:
-        raise SettingsError(f"'{key}' must be a number, got {value!r}") from exc
-    if not math.isfinite(number):  # "inf" and "nan" read as numbers no setting can be
-        raise SettingsError(f"'{key}' must be a finite number, got {value!r}")
+    """A numeric setting as WDA reads it (`doubleValue`: "30fps" is 30, true 1)."""
+    number = double_value(value)
+    if number is None:
+        if not isinstance(value, str):
+            raise unrecognized(value, "doubleValue")  # a list or an object has none
+        # "inf" and "nan" read as numbers no setting can be
+        raise SettingsError(f"'{key}' must be a finite number, not {described(value)}")
     return number
 
 

@@ -7,11 +7,10 @@ Read as FBElementCommands' handleWheelSelect reads it, every argument: `order`, 
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING
 
 from phoneshell.sim.store import JSON
-from phoneshell.sim.wire import Request, Route, WdaError, float_value
+from phoneshell.sim.wire import Request, Route, WdaError, described
 
 if TYPE_CHECKING:
     from phoneshell.sim.endpoints import Endpoints
@@ -25,33 +24,10 @@ PICKER_ATTEMPTS = 25
 (DEFAULT_MAX_PICKER_ATTEMPTS)."""
 
 
-def _double_value(name: str, raw: JSON) -> float:
-    """A number as Foundation's doubleValue reads it: a string's leading number (0 when none),
-    true as 1. Anything else (a list, an object) has no doubleValue: WDA would fail on it, so
-    it is refused, naming the argument."""
-    if isinstance(raw, (bool, int, float)):
-        return float(raw)
-    if isinstance(raw, str):
-        return float_value(raw)
-    raise WdaError("invalid argument", f"'{name}' must be a number, got {raw!r}")
-
-
-def _integer_value(name: str, raw: JSON, default: int) -> int:
+def _integer_value(req: Request, key: str, default: int) -> int:
     """A count as Foundation's integerValue reads it (a fraction dropped, a string's leading
-    number); `default` when missing."""
-    if raw is None:
-        return default
-    value = _double_value(name, raw)
-    if not math.isfinite(value):
-        raise WdaError("invalid argument", f"'{name}' must be a finite number, got {raw!r}")
-    return int(value)
-
-
-def _wda_string(raw: JSON) -> str:
-    """A JSON value as WDA's `%@` prints it in a message."""
-    return "(null)" if raw is None else raw if isinstance(raw, str) else \
-        ("1" if raw is True else "0") if isinstance(raw, bool) else f"{raw:g}" \
-        if isinstance(raw, float) else str(raw)
+    number, `Request.number`); `default` when missing (nil)."""
+    return int(req.number(key)) if key in req.body else default
 
 
 def pickerwheel_select(ep: Endpoints, req: Request) -> JSON:
@@ -69,23 +45,25 @@ def pickerwheel_select(ep: Endpoints, req: Request) -> JSON:
     if node.wheel is None:
         raise WdaError("invalid argument", "The element is expected to be a valid Picker Wheel "
                                            f"control. '{node.wd_type}' was given instead")
+    # WDA sends the order lowercaseString first: a value of another type fails there
+    order = req.text("order", "lowercaseString")
     offset = PICKER_OFFSET
-    if req.body.get("offset") is not None:
-        offset = _double_value("offset", req.body.get("offset"))
+    if "offset" in req.body:  # only nil takes the default: a null has no doubleValue
+        offset = req.number("offset")
         if not 0.0 < offset <= 0.5:
             raise WdaError("invalid argument", "'offset' value is expected to be in range "
-                           f"(0.0, 0.5]. '{_wda_string(req.body.get('offset'))}' was given "
+                           f"(0.0, 0.5]. '{described(req.body['offset'])}' was given "
                            "instead")
-    attempts = _integer_value("maxAttempts", req.body.get("maxAttempts"), PICKER_ATTEMPTS)
+    attempts = _integer_value(req, "maxAttempts", PICKER_ATTEMPTS)
     expected = req.body.get("value")
-    order = req.body.get("order")
-    sign = {"next": 1, "previous": -1}.get(order.lower() if isinstance(order, str) else "")
+    sign = {"next": 1, "previous": -1}.get(order.lower() if order is not None else "")
     seen: dict[int, int] = {}
     attempt = 0
     while attempt < attempts:
         if sign is None:  # WDA reads the order inside its loop: no attempts, no check
+            given = described(order, missing=order is None)
             raise WdaError("invalid argument", "Only 'previous' and 'next' order values are "
-                           f"supported. '{_wda_string(order)}' was given instead")
+                           f"supported. '{given}' was given instead")
         _turn(ep, req, sign * offset)
         wheel = ep.element(req).wheel
         if expected is None or (isinstance(expected, str) and wheel is not None
@@ -98,8 +76,9 @@ def pickerwheel_select(ep: Endpoints, req: Request) -> JSON:
             attempt = attempts
         elif wheel is not None:
             seen[wheel.index] = attempt
+    wanted = described(expected, missing="value" not in req.body)
     raise WdaError("invalid element state", "Cannot select the expected picker wheel value "
-                   f"'{_wda_string(expected)}' after {attempt} attempts")
+                   f"'{wanted}' after {attempt} attempts")
 
 
 WHEEL_UNCHANGED = "Picker wheel value has not been changed after 2 seconds timeout"

@@ -124,6 +124,10 @@ def finite(value: JSON) -> float | None:
 LEADING_NUMBER = re.compile(r"\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
 
 
+NON_FINITE_WORD = re.compile(r"\s*[+-]?(?:inf|nan)", re.ASCII | re.IGNORECASE)
+"""A string whose leading number is infinity or NaN, as strtod spells them."""
+
+
 def float_value(text: str) -> float:
     """A string's number as NSString's `doubleValue` (and `floatValue`) reads it: its leading
     number, ignoring what follows, and 0 when it starts with none."""
@@ -137,6 +141,8 @@ def double_value(value: JSON) -> float | None:
     list, an object, null: WDA would fail on it) and for a number no point can be (1e400 in a
     string is infinity)."""
     if isinstance(value, str):
+        if NON_FINITE_WORD.match(value):  # CFString's scanner reads "inf" and "nan" too
+            return None
         return finite(float_value(value))
     if isinstance(value, bool):
         return float(value)
@@ -254,11 +260,15 @@ def described(value: JSON | None, *, missing: bool = False) -> str:
         return str(int(value)) if value.is_integer() and abs(value) < 1e16 else repr(value)
     if isinstance(value, (int, str)):
         return str(value)
+    # plain loops: a body may nest MAX_DEPTH deep, and each generator would double the frames
+    lines: list[str] = []
     if isinstance(value, list):
-        inner = ",\n".join(f"    {described(v)}" for v in value)
-        return f"(\n{inner}\n)" if value else "(\n)"
-    inner = "\n".join(f"    {k} = {described(v)};" for k, v in value.items())
-    return f"{{\n{inner}\n}}" if value else "{\n}"
+        for item in value:
+            lines.append(f"    {described(item)}")
+        return "(\n" + ",\n".join(lines) + "\n)" if value else "(\n)"
+    for key, item in value.items():
+        lines.append(f"    {key} = {described(item)};")
+    return "{\n" + "\n".join(lines) + "\n}" if value else "{\n}"
 
 
 Handler = Callable[["Endpoints", Request], JSON]
