@@ -169,7 +169,8 @@ def _sentences(answer: str, want: str,
     for start, end, _ in spans(SENTENCE, answer, 0, len(answer)):
         if answer[end:end + 1] == "?" or not names(answer[start:end], want):
             continue
-        parts, remark = [], []
+        parts: list[tuple[int, int]] = []
+        remark: list[bool] = []
         for s, e, mark in spans(PART, answer, start, end):
             if s == e:
                 continue

@@ -204,7 +204,8 @@ def opens(clause: str) -> bool:
     """Whether `clause` opens with a hedging word, after a few words that say nothing
     (`OPENERS`): "It could be 58", "But maybe candle"."""
     hedge = HEDGE.search(clause)
-    return bool(hedge) and all(folded(t) in OPENERS for t in _tokens(clause[:hedge.start()]))
+    return hedge is not None and all(folded(t) in OPENERS
+                                     for t in _tokens(clause[:hedge.start()]))
 
 
 def _value_like(part: str, want: str) -> bool:

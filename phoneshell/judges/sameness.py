@@ -42,11 +42,11 @@ def frame_digest(png: bytes, screen_pt: tuple[int, int] | None = None) -> str:
     """The sha256 of a frame's pixels (size and mode included) with the status bar's band
     blanked; of the bytes themselves when they are no image Pillow reads."""
     try:
-        image = Image.open(io.BytesIO(png))
-        image.load()
+        opened = Image.open(io.BytesIO(png))
+        opened.load()
     except (OSError, ValueError):
         return hashlib.sha256(png).hexdigest()
-    image = image.convert("RGBA")
+    image = opened.convert("RGBA")
     width, height = image.size
     image.paste((0, 0, 0, 0), (0, 0, width, status_bar_rows(width, height, screen_pt)))
     digest = hashlib.sha256(f"{width}x{height}:".encode())

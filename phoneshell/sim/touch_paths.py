@@ -45,7 +45,7 @@ def subtree_boxes(root: Node) -> dict[int, Box]:
 
     def visit(node: Node) -> Box:
         f = node.frame
-        x0, y0, x1, y1 = f.x, f.y, f.x + f.width, f.y + f.height
+        x0, y0, x1, y1 = float(f.x), float(f.y), float(f.x + f.width), float(f.y + f.height)
         for child in node.children:
             a, b, c, d = visit(child)
             x0, y0, x1, y1 = min(x0, a), min(y0, b), max(x1, c), max(y1, d)
