@@ -244,8 +244,12 @@ def _check_log(run_dir: Path, sealed: LogSeal) -> list[str]:
                                             and handle.read(1) == b"\n")
         else:
             chain, extra_bytes, extra, whole = (CHAIN_START, 0, 0), 0, 0, True
-    except (RecordError, OSError) as exc:
-        return [f"{named(path)}: cannot read it ({exc})"]
+    except RecordError as exc:  # its message names the file, as every reader's does
+        return [str(exc)]
+    except OSError as exc:
+        # the file by its name and the trouble in words: an OSError of a descriptor (Python's
+        # open of a folder's fd) would print the descriptor's number ("Is a directory: 3")
+        return [f"{named(path)}: cannot read it ({exc.strerror or type(exc).__name__})"]
     problems = []
     if chain != (sealed.chain, sealed.lines, sealed.bytes):
         problems.append(f"{named(sealed.path)}: its first {sealed.lines} line(s) are not the "

@@ -71,8 +71,13 @@ def summary_html(report: Report) -> str:
     rows = []
     for n in report.agents:
         reasons = "; ".join(f"{h(reason)} ({count})" for reason, count in n.skip_reasons.items())
+        marks = ([f"UNVERIFIED: {n.unverified} file(s) do not match its seal"] * bool(n.unverified)
+                 + [f"{n.unplanned} attempt(s) run.json does not plan, not counted"]
+                 * bool(n.unplanned)
+                 + [f"still being written, by {n.still_written}"] * bool(n.still_written))
         rows.append([
-            h(n.agent), h(n.run_id), str(n.attempts), str(n.scored), str(n.passed),
+            h(n.agent), h(n.run_id) + "".join(f'<br><b class="bad">{h(m)}</b>' for m in marks),
+            str(n.attempts), str(n.scored), str(n.passed),
             h(pct(n.pass_rate)), h(interval(n.ci95).removeprefix("95% CI ")),
             h(at_least(n.passed, n.planned, n.pass_floor)),
             f"{n.skipped}" + (f": {reasons}" if reasons else ""), str(n.not_run),

@@ -103,6 +103,12 @@ class RunRecord:
     warning too)."""
     cut: dict[tuple[str, int], int] = field(default_factory=dict, repr=False, compare=False)
     """Lines of the audit log left out of `audit`, by (task, attempt): past `TIMELINE_LINES`."""
+    unplanned: tuple[Attempt, ...] = ()
+    """Attempts results.jsonl records that run.json does not plan (another task, or a number
+    past --repeat): in no count and never passed, and the run cannot pass (each a warning)."""
+    writer: str = ""
+    """Who is still writing the run ("pid 4242 (run R, since ...)"), "" when no one is: its
+    planned attempts with no row are not yet run, not cut short."""
 
     @property
     def run_id(self) -> str:
@@ -261,14 +267,13 @@ def load_run(run_dir: Path, tasks: Sequence[Task] | None = None,
                           f"({named(foreign.task_id)} #{foreign.attempt}), not of "
                           f"{quoted(manifest.run_id)}",
                           hint="a results file holds one run; do not merge them")
-    attempts = _attempts(rows, run_dir)
+    attempts, unplanned = _planned(_attempts(rows, run_dir), manifest)
     task_files = tuple(_task_file(ref.id, ref.file, _locate(ref.file, run_dir), ref.sha256,
                                   tasks) for ref in manifest.tasks)
-    planned = {(ref.id, n) for ref in manifest.tasks for n in range(1, manifest.repeat + 1)}
+    warnings += [f"{run}: {named(a.task_id)} #{a.number} is not an attempt run.json plans (its "
+                 f"task or --repeat): its row ({a.row.outcome}) is not counted, and the run "
+                 "cannot pass" for a in unplanned]
     for attempt in attempts:
-        if (attempt.task_id, attempt.number) not in planned:
-            warnings.append(f"{run}: {attempt.task_id} #{attempt.number} is not an "
-                            "attempt run.json plans (its task or --repeat)")
         if attempt.row.task_sha256 and attempt.row.task_sha256 != next(
                 (ref.sha256 for ref in manifest.tasks if ref.id == attempt.task_id),
                 attempt.row.task_sha256):
@@ -286,7 +291,17 @@ def load_run(run_dir: Path, tasks: Sequence[Task] | None = None,
     log, cut, trouble = _timelines(run_dir / AUDIT)
     warnings += trouble
     return RunRecord(run_dir, manifest, attempts, task_files, tuple(warnings), log,
-                     tuple(problems), cut)
+                     tuple(problems), cut, unplanned,
+                     holder.describe() if holder is not None else "")
+
+
+def _planned(attempts: tuple[Attempt, ...],
+             manifest: RunManifest) -> tuple[tuple[Attempt, ...], tuple[Attempt, ...]]:
+    """`attempts` split into those run.json plans and the rest: a row of an attempt never
+    planned (an edit, or a merge) is never counted, so no number rises above the plan."""
+    plan = {(ref.id, n) for ref in manifest.tasks for n in range(1, manifest.repeat + 1)}
+    return (tuple(a for a in attempts if (a.task_id, a.number) in plan),
+            tuple(a for a in attempts if (a.task_id, a.number) not in plan))
 
 
 def left_out_line(manifest: RunManifest) -> str:
@@ -309,7 +324,8 @@ def record_of(run_dir: Path) -> RunRecord:
         ReportError: a scored attempt recorded twice.
     """
     manifest = read_record(run_dir / MANIFEST, RunManifest)
-    return RunRecord(run_dir, manifest, _attempts(read_results(run_dir / RESULTS), run_dir), ())
+    attempts, unplanned = _planned(_attempts(read_results(run_dir / RESULTS), run_dir), manifest)
+    return RunRecord(run_dir, manifest, attempts, (), unplanned=unplanned)
 
 
 def _timelines(path: Path) -> tuple[AuditLog, dict[tuple[str, int], int], list[str]]:

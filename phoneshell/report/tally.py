@@ -101,12 +101,23 @@ class AgentNumbers:
     phones: str = ""
     """The phones it ran on, for people: each one's label, kind, model and iOS, and a simulated
     iPhone's latency and seed ("sim-1: sim, iphone, iOS 26.2, latency iphone, seed 7")."""
+    unplanned: int = 0
+    """Attempts results.jsonl records that run.json does not plan: in no other count, never
+    passed, and the run cannot pass."""
+    unverified: int = 0
+    """How many of the run's files do not match its seal (a report made with `--unverified`):
+    above 0, its numbers are the files' word only, and the run cannot pass."""
+    still_written: str = ""
+    """Who was still writing the run when the report was made ("" when no one was): its
+    attempts never run are not yet run."""
 
 
 def all_passed(n: AgentNumbers) -> bool:
-    """Whether a run passed as a whole: every attempt it plans recorded and passed, and no task
-    file left out. What exit 0 means, of `phoneshell run` and of `phoneshell report` alike."""
-    return bool(n.attempts) and n.passed == n.attempts and not n.not_run and not n.left_out
+    """Whether a run passed as a whole: every attempt it plans recorded and passed, no task
+    file left out, no row of an attempt it does not plan, and every file matching its seal.
+    What exit 0 means, of `phoneshell run` and of `phoneshell report` alike."""
+    return (bool(n.attempts) and n.passed == n.attempts and not n.not_run and not n.left_out
+            and not n.unplanned and not n.unverified)
 
 
 @dataclass(frozen=True)
@@ -255,7 +266,8 @@ def agent_numbers(run: RunRecord) -> AgentNumbers:
         git_commit=run.manifest.git_commit, code_sha256=run.manifest.code_sha256,
         grader=run.grader, programs=tuple(
             one_line(line) for line in run.manifest.agent_setup if line.startswith(PROGRAM)),
-        phones=run.phones)
+        phones=run.phones, unplanned=len(run.unplanned), unverified=len(run.problems),
+        still_written=run.writer)
 
 
 def _tag_cell(run: RunRecord, attempts: list[Attempt], not_run: int, unknown: int) -> TagCell:

@@ -57,7 +57,14 @@ def _agent_lines(n: AgentNumbers) -> list[str]:
     lines = [f"{n.agent} @ {n.run_id}  ({n.run_dir})", f"  graded by {n.grader}",
              *(f"  {program}" for program in n.programs), f"  on {n.phones}",
              f"  attempts {n.attempts} of {n.planned} planned: {n.scored} scored, "
-             f"{n.skipped} skipped (not scored), {n.not_run} never run"]
+             f"{n.skipped} skipped (not scored), {n.not_run} "
+             + ("not yet run (still being written)" if n.still_written else "never run")]
+    if n.unverified:
+        lines.insert(1, f"  UNVERIFIED: {n.unverified} file(s) do not match the run's seal, so "
+                        "these numbers are the files' word only, and the run cannot pass")
+    if n.unplanned:
+        lines.append(f"  {n.unplanned} recorded attempt(s) run.json does not plan, in no count "
+                     "(never passed), so the run cannot pass")
     if n.scored:
         lines.append(f"  passed {fraction(n.passed, n.scored, n.pass_rate)} of scored  "
                      f"({interval(n.ci95)})")
