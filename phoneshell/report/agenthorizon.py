@@ -7,7 +7,9 @@ grader's verdict is whether it accepted B's finish as A. The export is a label m
 (`results/<id>.json`, `{"success": bool}`), and `export.json` (what it came from).
 
 Scoring is strict: every manifest id is in its class's denominator, and a missing file, a file
-that is not JSON, or a `success` that is not a JSON boolean counts as incorrect.
+that is not JSON, or a `success` that is not a JSON boolean counts as incorrect. An export's
+labels are held to what export.json recorded when they were written (the manifest's sha256 and
+counts, the swap file's sha256): an edited label would turn a judge's wrong answer right.
 """
 
 from __future__ import annotations
@@ -162,6 +164,60 @@ def read_manifest(path: Path) -> dict[str, Label]:
     return labels
 
 
+def _export_record(folder: Path) -> dict[str, object] | None:
+    """export.json of `folder` as a JSON object, or None when there is none (a judgeset's
+    AgentHorizon layout has none: it is not an export of swap results).
+
+    Raises:
+        ReportError: export.json cannot be read, or is not a JSON object.
+    """
+    path = folder / EXPORT
+    if not path.exists():
+        return None
+    try:
+        data = json.loads(read_bytes(path))
+    except (RecordError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ReportError(f"cannot read {path}: {exc}",
+                          hint="export again: --swap SWAP_JSON --agenthorizon DIR") from exc
+    if not isinstance(data, dict):
+        raise ReportError(f"{path} is not a JSON object",
+                          hint="export again: --swap SWAP_JSON --agenthorizon DIR")
+    return data
+
+
+def check_export(folder: Path, labels: dict[str, Label]) -> None:
+    """Hold `folder`'s manifest to what its export.json recorded: the manifest's sha256, the
+    item counts, and the swap file's sha256 while that file is where it was.
+
+    Raises:
+        ReportError: a digest or count that does not match, naming the file.
+    """
+    record = _export_record(folder)
+    if record is None:
+        return
+    export, manifest = folder / EXPORT, folder / MANIFEST
+    again = "the file was changed after the export; export again from the swap JSON"
+    digest = hashlib.sha256(read_bytes(manifest)).hexdigest()
+    if record.get("manifest_sha256") != digest:
+        raise ReportError(f"{manifest}: its sha256 {digest[:12]} is not the "
+                          f"{str(record.get('manifest_sha256'))[:12]} {export} records: the "
+                          "labels were changed after the export", hint=again)
+    positives = sum(1 for v in labels.values() if v == "positive")
+    for name, counted in (("items", len(labels)), ("positives", positives),
+                          ("negatives", len(labels) - positives)):
+        if record.get(name) != counted:
+            raise ReportError(f"{manifest} holds {counted} {name}; {export} records "
+                              f"{record.get(name)}", hint=again)
+    source = record.get("source")
+    if isinstance(source, str) and Path(source).is_file():
+        found = hashlib.sha256(read_bytes(Path(source))).hexdigest()
+        if found != record.get("source_sha256"):
+            raise ReportError(f"{source}: its sha256 {found[:12]} is not the "
+                              f"{str(record.get('source_sha256'))[:12]} {export} records for "
+                              "the swap JSON it was exported from",
+                              hint="export again from the swap JSON as it is now")
+
+
 def _verdict(path: Path) -> bool | None:
     """A verdict file's success, or None when it is missing, not JSON or not a boolean."""
     try:
@@ -177,9 +233,11 @@ def score(folder: Path) -> Score:
 
     Raises:
         ReportError: a verdict file whose id is not in the manifest (files named `_*` are
-            notes, not verdicts, as for AgentHorizon's analyzer).
+            notes, not verdicts, as for AgentHorizon's analyzer); a manifest or swap file
+            that does not match export.json's digests or counts (`check_export`).
     """
     labels = read_manifest(folder / MANIFEST)
+    check_export(folder, labels)
     results = folder / RESULTS
     found = {p.stem for p in results.glob("*.json")} if results.is_dir() else set()
     unknown = sorted(n for n in found - set(labels) if not n.startswith("_"))

@@ -3,6 +3,7 @@ class's denominator, a missing or non-boolean verdict counted as incorrect."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from pathlib import Path
@@ -152,3 +153,58 @@ def test_bad_swap_input_exits_2(tmp_path: Path) -> None:
                                  "evidence": "runs/x"}))
     done = phoneshell("report", "--swap", str(right), "--agenthorizon", str(occupied))
     assert done.returncode == 2 and "is not empty and holds no earlier export" in done.stderr
+
+
+def _export(tmp_path: Path) -> tuple[Path, Path]:
+    """A small swap JSON (2 positive pairs, 1 negative) exported; return it and the folder."""
+    pairs = [{"implied": "a", "by": "b", "compatible": True, "accepted": True, "by_passed": True},
+             {"implied": "b", "by": "a", "compatible": True, "accepted": True, "by_passed": True},
+             {"implied": "c", "by": "a", "compatible": False, "accepted": True,
+              "by_passed": True}]
+    swap = tmp_path / "swap.json"
+    swap.write_text(json.dumps({"version": 1, "pairs": pairs, "pos_accuracy": 1.0,
+                                "neg_accuracy": 0.0, "balanced_accuracy": 0.5,
+                                "evidence": "runs/x"}))
+    folder = tmp_path / "ah"
+    done = phoneshell("report", "--swap", str(swap), "--agenthorizon", str(folder))
+    assert done.returncode == 0, done.stdout + done.stderr
+    clean = phoneshell("report", "--agenthorizon", str(folder))
+    assert clean.returncode == 0 and "negative 0/1 = 0.0%" in clean.stdout, clean.stderr
+    return swap, folder
+
+
+def test_a_label_changed_after_the_export_is_refused_naming_the_file(tmp_path: Path) -> None:
+    """RT140-3: a negative the judge wrongly accepted, relabelled positive, scored 100%: the
+    manifest is held to the sha256 and counts export.json records."""
+    _swap, folder = _export(tmp_path)
+    path = folder / "manifest.jsonl"
+    path.write_text(path.read_text().replace('"negative"', '"positive"'))
+    done = phoneshell("report", "--agenthorizon", str(folder))
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert f"error: {path}: its sha256" in done.stderr and str(folder / "export.json") in \
+        done.stderr
+    assert "100.0%" not in done.stdout
+
+
+def test_an_item_dropped_with_export_json_edited_to_match_is_refused(tmp_path: Path) -> None:
+    """The manifest rewritten with its digest recomputed, but the counts left: refused too."""
+    _swap, folder = _export(tmp_path)
+    path = folder / "manifest.jsonl"
+    rows = [r for r in manifest(folder) if r["label"] == "positive"]
+    text = "".join(json.dumps(r) + "\n" for r in rows)
+    path.write_text(text)
+    (folder / "results" / f"{item_id('c', 'a')}.json").unlink()
+    record = json.loads((folder / "export.json").read_text())
+    record["manifest_sha256"] = hashlib.sha256(text.encode()).hexdigest()
+    (folder / "export.json").write_text(json.dumps(record))
+    done = phoneshell("report", "--agenthorizon", str(folder))
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert f"error: {path} holds 2 items; {folder / 'export.json'} records 3" in done.stderr
+
+
+def test_a_swap_file_changed_since_its_export_is_refused_naming_it(tmp_path: Path) -> None:
+    swap, folder = _export(tmp_path)
+    swap.write_text(swap.read_text().replace('"neg_accuracy": 0.0', '"neg_accuracy": 0.00'))
+    done = phoneshell("report", "--agenthorizon", str(folder))
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert f"error: {swap}: its sha256" in done.stderr
