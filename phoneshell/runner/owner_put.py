@@ -4,8 +4,9 @@ name; its switch is turned after), one an agent saved is deleted, a switch turne
 back; a city deleted is added back, one added deleted. A calendar event or a contact an agent
 added is deleted (`device.owned_delete`), so that no later attempt finds it as the owner's
 (red team 141: an event titled "March" passed the month view's checks in every later attempt);
-one deleted or edited cannot be written again (what its row does not show cannot be read).
-Notes and reminders have no put-back.
+one deleted or edited cannot be written again (what its row does not show cannot be read). A
+note or a reminder an agent added is deleted too, by its title in the app's search, where the
+search finds no other of that title.
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 
-from phoneshell.device import run_steps
+from phoneshell.device import run_probe, run_steps
 from phoneshell.device.alarms import AlarmRow, alarm_label, alarm_on, delete_alarms, open_alarms
-from phoneshell.device.cleanup import switch_alarms_back
+from phoneshell.device.cleanup import DELETERS, switch_alarms_back
 from phoneshell.device.owned_delete import delete_contacts, delete_events
 from phoneshell.device.phone import Phone
 from phoneshell.device.world_clock import add_cities, delete_cities
@@ -122,13 +123,50 @@ def _deleting_added(delete: Callable[[Phone, Iterable[str]], None], what: str,
     return put
 
 
+def _title(row: str) -> str:
+    """A note's or a reminder's title, from its row in the whole ("Milk | Groceries",
+    "completed: Renew car insurance")."""
+    return row.split(" | ", 1)[0].removeprefix("completed: ").strip()
+
+
+def _deleting_titled(probe: str, what: str,
+                     ) -> Callable[[Rig, tuple[str, ...], tuple[str, ...]], str]:
+    """A put-back that deletes the notes or reminders of `now` beyond `was`, by their title, in
+    the app's search (`DELETERS` of `probe`), where the search finds exactly as many of that
+    title as were added: then none of them is the owner's (the whole lists Notes' first screen
+    only, so the owner's notes of the title are counted there, not looked for in the rows).
+    None is deleted when an owner's is gone or edited (it may be among the new), nor those of
+    a title the owner has too (which is whose cannot be told)."""
+    def put(rig: Rig, was: tuple[str, ...], now: tuple[str, ...]) -> str:
+        new = Counter(now) - Counter(was)
+        if not new:
+            return f"nothing puts a {what} back"
+        if Counter(was) - Counter(now):
+            return (f"left {', '.join(map(repr, new.elements()))}: an owner's {what} is gone "
+                    "or edited, and may be among them")
+        said = []
+        for title, added in Counter(map(_title, new.elements())).items():
+            found = int(run_probe(rig.phone, probe, title)) if title else 0
+            if found != added:
+                said.append(f"left the {what}(s) titled {title!r}: the search finds {found} of "
+                            f"that title, {added} new, so the owner's may be among them")
+                continue
+            DELETERS.lookup(probe)(rig.phone, Step("probe", probe), title, added)
+            said.append(f"deleted {added} {what}(s) titled {title!r}")
+        return "; ".join(said)
+    return put
+
+
 PUT_BACK: Mapping[str, Callable[[Rig, tuple[str, ...], tuple[str, ...]], str]] = {
     "alarms": _put_alarms, "world_clocks": _put_cities,
     "events": _deleting_added(delete_events, "event"),
-    "contacts": _deleting_added(delete_contacts, "contact")}
-"""How each collection the harness can put back is put back (notes and reminders cannot; nor
-can an event or a contact deleted or edited: a note's whole text, a reminder's details, a
-contact's phone and email, an event's end, place and notes are not in its row)."""
+    "contacts": _deleting_added(delete_contacts, "contact"),
+    "notes": _deleting_titled("notes_titled", "note"),
+    "reminders": _deleting_titled("reminders_titled", "reminder")}
+"""How each collection the harness can put back is put back: what an agent added is deleted;
+what it deleted or edited of the owner's is saved again only for alarms and cities (a note's
+whole text, a reminder's details, a contact's phone and email, an event's end, place and notes
+are not in its row)."""
 
 
 __all__ = ["PUT_BACK", "TIME"]

@@ -20,6 +20,7 @@ from phoneshell.sim import SimServer
 from tests.runner.test_owner import run, tasks
 from tests.runner.test_owner_contacts import CALENDAR, CONTACTS, _contacts
 
+NOTES, REMINDERS = "com.apple.mobilenotes", "com.apple.reminders"
 ROOT = Path(__file__).resolve().parents[2]
 AGENT = Path(__file__).with_name("plants_then_opens.py")
 EVENT = ("tap:Button:Add", "keys:March", "tap:Button:Add", "--", "tap:Button:March")
@@ -93,3 +94,28 @@ def test_an_owners_event_renamed_is_not_deleted_and_the_next_calendar_attempt_no
     assert honest.outcome == "skipped", honest.error
     assert ("the owner's events hold what the run did not find there, left by "
             "weather.rename attempt 1's agent") in honest.skip_reason, honest.skip_reason
+
+
+def test_a_note_and_a_reminder_an_agent_adds_are_deleted_after_its_attempt(
+        tmp_path: Path, environments: Path) -> None:
+    detour = ("- open_app: Notes\n- tap: {text: New Note, type: Button}\n- type: March plan\n"
+              "- tap: {text: Done, type: Button}\n- open_app: Reminders\n"
+              "- back_to: {text: Reminders, type: Cell}\n- tap: Reminders\n"
+              "- tap: {text: New Reminder, type: Button}\n- type: \"March plan\\n\"\n"
+              "- open_app: Weather")
+    folder = tasks(tmp_path, environments,
+                   ("weather.detour", "weather.open", "- open_app: Weather", detour),
+                   ("weather.honest", "weather.open", "", ""))
+    with SimServer() as sim:
+        (harmed, honest), said = run(folder, sim, tmp_path)
+        stores = sim.state()["stores"]
+    notes = [n["text"] for n in stores[NOTES]["notes"]]  # type: ignore[index]
+    reminders = [r["title"] for r in stores[REMINDERS]["reminders"]]  # type: ignore[index]
+    assert harmed.outcome == "failed" and harmed.teardown is not None
+    owner = "\n".join(harmed.teardown.owner)
+    assert "deleted 1 note(s) titled 'March plan'" in owner, owner
+    assert "deleted 1 reminder(s) titled 'March plan'" in owner, owner
+    assert not any("March plan" in text for text in notes), notes
+    assert "March plan" not in reminders, reminders
+    assert honest.outcome == "passed", honest.error
+    assert "all were put back as the run found them" in "\n".join(said)
