@@ -20,17 +20,16 @@ gone or changed"), and is said in the row (`Teardown.owner`); so does, by the lo
 alarm saved from Edit Alarm, or contact or event opened and saved or deleted (what their rows
 do not show). Then the harness puts back what it can: an alarm deleted is saved again (same
 time, name and switch), one an agent saved is deleted, a switch turned is turned back; a city
-deleted is added back, one added deleted. A note, a reminder, a contact or an event cannot be
-put back: that is said, loudly, there and when the run ends; but a contact or an event an agent
-added is deleted, as an alarm or a city is (`owner_put`). Whatever stays changed becomes what
-later attempts are compared with (`OwnerWatch.known`; the run's start stays in
-`OwnerWatch.start`), so no later agent is blamed for it; but what an agent added, or wrote over
-an owner's item, is never taken as the owner's: while it stays, a later attempt whose task is
-in its app, or whose agent had that app in front, is not scored where it would pass
-(`OwnerWatch.planted`: red team 141, an event titled "March" an agent added passed the month
-view's checks in every later attempt). A collection found, by a task's own
-count before its agent, changed since it was last known (a read after a teardown that failed)
-is taken as it is, and said, without blame; a count without its rows is not taken so.
+deleted is added back, one added deleted; a note, a reminder, a contact or an event an agent
+added is deleted too (`owner_put`). One of those deleted or edited cannot be put back: that is
+said, loudly, there and when the run ends. Whatever stays changed becomes what later attempts
+are compared with (`OwnerWatch.known`; the run's start stays in `OwnerWatch.start`), so no
+later agent is blamed for it; but what an agent added, or wrote over an owner's item, is never
+taken as the owner's: while it stays, a later attempt whose task is in its app, or whose agent
+had that app in front, is not scored where it would pass (`owner_planted`). A collection
+found, by a task's own count before its agent, changed since it was last known (a read after a
+teardown that failed) is taken as it is, and said, without blame; a count without its rows is
+not taken so.
 
 Losing sight fails closed: a collection read at the run's start that cannot be read after an
 attempt, or was read row by row and is now only counted (an item deleted and another made keeps
@@ -56,11 +55,9 @@ not read (the phone did not say), a state of the phone sent through WDA.
 from __future__ import annotations
 
 import functools
-from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from phoneshell.audit import apps_in_front
 from phoneshell.checks import Need
 from phoneshell.checks.items import listing_changed
 from phoneshell.device import ProbeError
@@ -82,6 +79,7 @@ from phoneshell.runner.owner_log import (
     opened_and_changed,
 )
 from phoneshell.runner.owner_log import blame as blame_of
+from phoneshell.runner.owner_planted import found_by, left_by_agents
 from phoneshell.runner.owner_put import PUT_BACK
 from phoneshell.runner.owner_reach import OWNED, UNSURE, settled, visited
 from phoneshell.runner.owner_settings import settings_changed
@@ -158,7 +156,7 @@ class OwnerWatch:
     planted: dict[str, str] = field(default_factory=dict)
     """Collections that hold, as last known, rows the run did not find there (what an agent
     added or wrote that the harness could not delete), and why: a later attempt whose agent
-    may have found them is not scored where it would pass (`_planted`)."""
+    may have found them is not scored where it would pass (`owner_planted`)."""
     vouched: int = 0
     """Attempts whose agent this watch followed to the end: compared after a clean teardown
     (`after_attempt`), with evidence to say whether it acted around the bridge. While every
@@ -223,7 +221,7 @@ class OwnerWatch:
             unsure = True
         lines: list[str] = []
         blame: list[str] = []
-        unscored = self._planted(task, log, unsure)
+        unscored = found_by(self.planted, task, log, unsure)
         lines += unscored
         alarms = self.known.get("alarms")
         edited, how = alarm_changed(log, alarms.rows or ()) if alarms is not None else ("", "")
@@ -314,27 +312,13 @@ class OwnerWatch:
             self.vouched += 1  # a teardown that left something left it unread
         return Harm("; ".join(blame), tuple(lines), "; ".join(unscored))
 
-    def _planted(self, task: Task, log: tuple[AuditEvent, ...], unsure: bool) -> list[str]:
-        """Why the attempt cannot be scored for what an earlier agent left in the owner's
-        collections (`planted`): its task is in their app, or its agent had the app in front
-        (any app, when the log cannot say)."""
-        fronted = set(apps_in_front(log))
-        return [f"{why}, and this attempt's agent may have found it" for name, why
-                in sorted(self.planted.items())
-                if unsure or OWNED[name] == task.app or OWNED[name] in fronted]
-
     def _mark_planted(self, name: str, count: Count, who: str) -> None:
         """Keep, or forget, that collection `name`, now as `count`, holds rows the run did not
         find there (`planted`)."""
-        start = self.start[name].rows
-        if start is None or count.rows is None:
-            return  # counted only: the blind watch decides (`owner_blind`)
-        added = Counter(count.rows) - Counter(start)
-        if added:
-            self.planted[name] = (f"the owner's {name} hold what the run did not find there, "
-                                  f"left by {who}'s agent and not deleted: "
-                                  f"{', '.join(map(repr, added.elements()))}")
-        else:
+        why = left_by_agents(name, self.start[name], count, who)
+        if why:
+            self.planted[name] = why
+        elif why is not None:
             self.planted.pop(name, None)
 
     def current(self, name: str, played: int) -> Count | None:
