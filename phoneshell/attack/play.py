@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
@@ -311,16 +312,7 @@ def summary_lines(report: AttackReport) -> list[str]:
     gaps = untested(report)
     lines += [f"{task}: {family} UNTESTED: every finish of the family stopped short"
               for task, family in gaps]
-    lines.append(f"{'family':<12} {'finishes':>8} {'tasks':>6} {'broken':>7} {'rejected':>8} "
-                 f"{'not played':>10} {'not scored':>10}")
-    for family in report.families:
-        rows = [r for r in report.attacks if r.family == family]
-        tasks = {r.task for r in rows}
-        broken = {r.task for r in rows if r.breaks}
-        lines.append(f"{family:<12} {len(rows):>8} {len(tasks):>6} {len(broken):>7} "
-                     f"{sum(r.rejected for r in rows):>8} "
-                     f"{sum(bool(r.unplayed) and not r.passed for r in rows):>10} "
-                     f"{sum(not r.scored and not r.unplayed for r in rows):>10}")
+    lines += _family_table(report)
     broken_tasks = {r.task for r in report.broken}
     gradings = len(report.attacks) + report.unlisted
     rejected = f" ({report.unlisted} sibling finish(es) other tasks rejected, not listed: " \
@@ -335,5 +327,39 @@ def summary_lines(report: AttackReport) -> list[str]:
                  + f"; {len(unplayed)} not played"
                  + (f" ({len(absent)} open a result the search does not list)" if absent else "")
                  + (f", {len(gaps)} (task, family) pair(s) untested" if gaps else "")
-                 + f"; {sum(r.rejected for r in report.attacks)} rejected by the checks")
+                 + f"; {sum(r.rejected for r in report.attacks)} rejected by the checks"
+                 + f"; {sum(r.passed and r.compatible for r in report.attacks)} pass as the "
+                   "task allows (compatible)")
+    return lines
+
+
+COLUMNS = ("broken", "compatible", "rejected", "not played", "not scored")
+"""What became of a finish graded as a task, one each: the family table's finish columns."""
+
+
+def column(result: AttackResult) -> str:
+    """The one column of `COLUMNS` a finish graded as a task counts in: passed without doing
+    the task (broken), passed as the task allows (compatible), failed in full (rejected),
+    stopped short and failed (not played), or not graded (not scored)."""
+    if result.passed:
+        return "compatible" if result.compatible else "broken"
+    if result.rejected:
+        return "rejected"
+    return "not played" if result.unplayed else "not scored"
+
+
+def _family_table(report: AttackReport) -> list[str]:
+    """A row per family: its finishes (each graded as a task) split into `COLUMNS`, which add
+    up to them, then apart, headed as such, the tasks it tried and the tasks it broke."""
+    widths = [max(len(name), 6) for name in COLUMNS]
+    lines = [f"{'family':<12} {'finishes':>8} = " + " ".join(
+        f"{name:>{w}}" for name, w in zip(COLUMNS, widths, strict=True))
+        + f" | {'tasks':>5} {'tasks broken':>12}"]
+    for family in report.families:
+        rows = [r for r in report.attacks if r.family == family]
+        counts = Counter(column(r) for r in rows)
+        lines.append(f"{family:<12} {len(rows):>8} = " + " ".join(
+            f"{counts[name]:>{w}}" for name, w in zip(COLUMNS, widths, strict=True))
+            + f" | {len({r.task for r in rows}):>5} "
+              f"{len({r.task for r in rows if r.breaks}):>12}")
     return lines

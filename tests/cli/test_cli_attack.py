@@ -107,3 +107,25 @@ def test_finishes_that_stop_short_are_not_played_and_fail_the_attack_only_when_u
     # the rows of 'Model Number' (About's, whose first row opens the page, are played)
     assert [(r.scored, r.absent) for r in report.attacks
             if "Model Number" in r.attack] == [(False, True)] * 4
+
+
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
+def test_every_finish_is_counted_in_one_column_a_compatible_pass_included(
+        tmp_path: Path) -> None:
+    """Red team 140 (RT140-7): a finish the task lists as compatible, which passes, was in no
+    column of the family table nor in the closing line (8 finishes, 0 + 0 + 7 + 0 counted), and
+    `broken` counted tasks beside columns counting finishes."""
+    task = ROOT / "environments" / "settings.about.reach.yaml"
+    done = phoneshell("attack", str(task), "--family", "wrong-page", "--runs", str(tmp_path))
+    assert "passes, compatible" in done.stderr, done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    head = next(i for i, line in enumerate(lines) if line.startswith("family"))
+    assert lines[head].split() == ["family", "finishes", "=", "broken", "compatible",
+                                   "rejected", "not", "played", "not", "scored", "|", "tasks",
+                                   "tasks", "broken"]
+    row = lines[head + 1].split()
+    assert row[0] == "wrong-page" and row[2] == "=" and row[8] == "|"
+    finishes, columns = int(row[1]), [int(n) for n in row[3:8]]
+    assert finishes and sum(columns) == finishes, lines[head:head + 2]
+    assert columns[1] == 1  # the compatible pass, counted once
+    assert "; 1 pass as the task allows (compatible)" in lines[head + 2]
