@@ -18,6 +18,7 @@ leading `::` are broken the same way (`##\u005b`, `:\u003a`).
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import io
 import os
@@ -188,6 +189,12 @@ def output_lost(streams: Sequence[VisibleText], code: int) -> int:
 def _main(argv: Sequence[str] | None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     args = build_parser(words[0] if words else None).parse_args(words)
+    if argv is None:
+        # The command's modules are loaded and never garbage: leave them out of every
+        # collection to come (a run's simulator, bridge and runner allocate all along, and
+        # each full collection walked the modules again). Only for the process's own command
+        # line: a caller's heap is the caller's.
+        gc.freeze()
     # SIGTERM and SIGHUP (a CI timeout, systemd, a closed terminal) stop a command as Ctrl-C
     # does: a run records its attempt in flight and says how to resume
     with stop_signals():
