@@ -96,8 +96,8 @@ def _mode(runs_dir: Path, part: Path) -> int | None:
             _refuse(runs_dir, f"{part} is a link to {os.readlink(part)}, which does not exist")
         return None
     except OSError as exc:  # a file on the way (ENOTDIR), a name too long, a link loop
-        _refuse(runs_dir, exc.strerror if exc.filename == str(runs_dir) else
-                f"{exc.strerror} ({exc.filename})")
+        said = exc.strerror or str(exc)
+        _refuse(runs_dir, said if exc.filename == str(runs_dir) else f"{said} ({exc.filename})")
 
 
 def _check_makeable(runs_dir: Path, target: Path, above: Path) -> None:

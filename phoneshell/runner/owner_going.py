@@ -137,9 +137,10 @@ class Going:
             watched, still = self.stopwatch.judge(rig, log, who)
             self.stopwatch = self.stopwatch if still else None
             judged.append(watched)
-        if TIMERS in found and self.owners is not None and found[TIMERS].value is not None:
+        timers = found[TIMERS].value if TIMERS in found else None
+        if timers is not None and self.owners is not None:
             read = evidence.probe(TIMERS, "") if evidence is not None else None
-            owners, strangers = self.owners.judge(rig, found[TIMERS].value, log,
+            owners, strangers = self.owners.judge(rig, timers, log,
                                                   read.before if read is not None else None, who)
             if strangers:  # none of the owner's runs now: the agent's, as where the run found none
                 done = self._delete(rig, TIMERS, strangers)

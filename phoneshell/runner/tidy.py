@@ -242,7 +242,8 @@ class PhoneTidy:
         saved since (`delete_alarms_left`) and the World Clock cities added since
         (`delete_cities_left`), unless the owner watch knows them as the run found them
         (`as_found`)."""
-        said = (close_tabs(self.rig, self.run_id, self.tabs) if self._agents_tabs() else "",
+        said = (close_tabs(self.rig, self.run_id, self.tabs)
+                if self.tabs is not None and self._agents_tabs() else "",
                 delete_alarms_left(self.rig, self.run_id, self.alarms)
                 if self.alarms is not None and not self.as_found(ALARMS, self.alarms) else "",
                 delete_cities_left(self.rig, self.run_id, self.cities)
