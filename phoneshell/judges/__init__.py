@@ -25,7 +25,8 @@ from phoneshell.judges.base import (
            Shown,
            make_judge,
 )
-from phoneshell.judges.judgeset import JudgeSet, Sources, build_judgeset, open_judgeset, read_labels
+from phoneshell.judges.judgeset import JudgeSet, Sources, build_judgeset, open_judgeset
+from phoneshell.judges.labels import read_labels
 from phoneshell.judges.population import Population, read_population
 from phoneshell.judges.run import Judged, judge_set, read_answers
 from phoneshell.judges.score import score, spearman

@@ -17,6 +17,7 @@ only the lines its seal vouches for (whose frames it verified). Reads files only
 
 from __future__ import annotations
 
+import hashlib
 import re
 import shutil
 import time
@@ -298,7 +299,8 @@ def build_judgeset(out: Path, sources: Sources, frame_px: int = DEFAULT_LONG_EDG
         labels.append(one.label)
         taken_from[draft.source] += 1
     labels.sort(key=lambda row: row.id)
-    write_text_atomic(out / LABELS, "".join(row.to_json() + "\n" for row in labels))
+    labels_text = "".join(row.to_json() + "\n" for row in labels)
+    write_text_atomic(out / LABELS, labels_text)
     attempts = scored_rows(found.attempts, made)
     write_attempts(out, attempts)
     write_horizon(out / HORIZON, out / ITEMS, labels)
@@ -318,7 +320,8 @@ def build_judgeset(out: Path, sources: Sources, frame_px: int = DEFAULT_LONG_EDG
         excluded=tuple(found.excluded), duplicates=duplicates,
         both_ways=len(seen) - len({content for content, _ in seen}),
         without_step_frames=sum(not r.step_frames for r in labels),
-        unverified=sum(r.unverified for r in labels), scored_attempts=len(attempts))
+        unverified=sum(r.unverified for r in labels), scored_attempts=len(attempts),
+        labels_sha256=hashlib.sha256(labels_text.encode()).hexdigest())
     write_record(out / MANIFEST, manifest)
     return manifest
 
@@ -352,28 +355,3 @@ def open_judgeset(folder: Path) -> JudgeSet:
         return JudgeSet(folder, read_record(path, JudgeSetManifest))
     except RecordError as exc:
         raise JudgeError(str(exc), hint="docs/judges.md describes the folder") from exc
-
-
-def read_labels(judgeset: JudgeSet) -> dict[str, LabelRow]:
-    """The label of every item, checked against the manifest's ids (for scoring only).
-
-    Raises:
-        JudgeError: a damaged file, an id twice, or labels that do not match the items.
-    """
-    path = judgeset.folder / LABELS
-    try:
-        lines = read_lines(path, LabelRow)
-    except RecordError as exc:
-        raise JudgeError(str(exc)) from exc
-    if lines.problems or lines.torn.strip():
-        raise JudgeError(lines.problems[0] if lines.problems else f"{path}: last line cut off")
-    labels: dict[str, LabelRow] = {}
-    for row in lines:
-        if row.id in labels:
-            raise JudgeError(f"{path}: item {row.id} is labelled twice")
-        labels[row.id] = row
-    if set(labels) != set(judgeset.manifest.items):
-        raise JudgeError(f"{path} labels {len(labels)} item(s), {judgeset.folder / MANIFEST} "
-                         f"lists {len(judgeset.manifest.items)}: not the same items",
-                         hint="rebuild the judgeset")
-    return labels

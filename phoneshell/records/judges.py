@@ -209,6 +209,9 @@ class JudgeSetManifest(Record):
     scored_attempts: int | None = None
     """Scored attempts of its runs, one line each in attempts.jsonl, duplicates included
     (null: a set built before they were recorded, which is scored without a ranking)."""
+    labels_sha256: str = ""
+    """The sha256 of labels.jsonl as it was built: a judge run scores only those labels ("" in
+    a set built before it was recorded, whose labels are held to `counts` and the rest)."""
 
 
 class JudgeRun(Record):
