@@ -104,6 +104,11 @@ def test_only_regular_files_under_the_limit_are_read(tmp_path: Path) -> None:
             read_lines(fifo, ResultRow)
     finally:
         writer.cancel()
+    folder = tmp_path / "evidence.json"
+    folder.mkdir()  # Python refused to wrap its descriptor, naming the number: "Is a directory: 3"
+    with pytest.raises(RecordError, match=r"evidence.json: not a regular file") as refused:
+        read_record(folder, RunManifest)
+    assert "Errno" not in str(refused.value)
     big = tmp_path / "run.json"
     big.write_text("{" + " " * 2000 + "}")
     with pytest.raises(RecordError, match="over the limit of 1,000"):

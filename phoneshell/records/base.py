@@ -220,12 +220,13 @@ def open_regular(path: Path) -> IO[bytes]:
         raise RecordError(f"{path}: no such file") from None
     except OSError as exc:
         raise RecordError(f"{path}: cannot read it ({exc.strerror or exc})") from None
-    handle = os.fdopen(fd, "rb")
-    if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-        handle.close()
+    # Told by the descriptor, before it is wrapped: Python refuses to wrap a folder's, with an
+    # error naming the descriptor's number instead of the file.
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
         raise RecordError(f"{path}: not a regular file (a FIFO, device or folder is never read "
                           "as a record)")
-    return handle
+    return os.fdopen(fd, "rb")
 
 
 def read_record(path: Path, model: type[R], limit: int = MAX_RECORD_BYTES) -> R:
