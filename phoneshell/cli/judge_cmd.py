@@ -210,6 +210,7 @@ def run_judge(args: argparse.Namespace) -> int:
                            args.timeout_s, args.sandbox)
     judgeset = open_judgeset(args.judgeset)
     population = read_population(judgeset.folder, judgeset.manifest)  # refused before judging
+    labels = read_labels(judgeset)  # so are labels the set does not back: no judge call wasted
     progress = progress_printer(to_stderr=True)
     if judgeset.manifest.unverified:
         progress(f"UNVERIFIED: {judgeset.manifest.unverified} item(s) of {args.judgeset} come "
@@ -221,11 +222,11 @@ def run_judge(args: argparse.Namespace) -> int:
         progress(f"WARNING: {unconfined}")
     out = args.out or args.judgeset / "judged" / _slug(judge.name)
     judged = judge_set(judgeset, judge, out, options, progress)
-    result = score(judge.name, judgeset.manifest.set_id, read_labels(judgeset), judged.answers,
-                   judged.run, population)
+    result = score(judge.name, judgeset.manifest.set_id, labels, judged.answers, judged.run,
+                   population)
     write_record(out / "score.json", result)
     if args.html is not None:
-        write_judge_html(args.html, judgeset, read_labels(judgeset), judged.answers, result)
+        write_judge_html(args.html, judgeset, labels, judged.answers, result)
     if args.format == "json":
         print(json.dumps(result.to_plain(), indent=2))
     else:

@@ -68,3 +68,4 @@ def test_labels_that_contradict_judgeset_json_are_refused(
     if digest == "blanked":
         assert f"{labels} line " in error, error
     assert "accuracy 100.0%" not in done.stdout
+    assert not (tmp_path / "b").exists(), "refused before the judge was asked anything"
