@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from phoneshell.audit import Action
+from phoneshell.checks.tapped_names import target_named
 from phoneshell.holds import LONG_PRESS_S, held_s
 from phoneshell.presses import PRESS_SLOP_PT, logged_heading
 from phoneshell.xcui import SPRINGBOARD, short_type, swipe_ends
@@ -157,11 +158,13 @@ def _back_words(action: Action) -> list[str]:
     """Each back a tap went, in words: "BackButton 'General'" a press, or, for an item of the
     back button's menu, "'Settings' in the back button's menu (page 1 of 2)" a page."""
     count, target = _back_press(action), action.target
-    label = target.label if target else ""
+    # a back button with no label (a page with no title under it) is named by what it is
+    label = repr(target.label) if target is not None and target.label else ""
     if target is not None and target.pages_back > 0:
-        return [f"{label!r} in the back button's menu (page {i} of {count})"
+        item = label or target_named(target)
+        return [f"{item} in the back button's menu (page {i} of {count})"
                 for i in range(1, count + 1)]
-    return [f"{BACK_BUTTON} {label!r}"] * count
+    return [f"{BACK_BUTTON} {label}".rstrip()] * count
 
 
 def _came(action: str, app: str, left: str, screen: str) -> dict[str, str] | None:

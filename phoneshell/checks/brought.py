@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass
 
 from phoneshell.audit import Action
+from phoneshell.checks.tapped_names import press_named
 from phoneshell.evidence import Evidence, ProbeReading
 from phoneshell.tree import shorten
 from phoneshell.xcui import NOTES, SAFARI, pressed
@@ -108,7 +109,10 @@ def brought_back(reading: ProbeReading, evidence: Evidence, unwatched: str) -> s
     for action in evidence.agent_actions():
         took = _took(action, routes)
         if took is not None:
-            return f"the agent tapped {shorten(took[1])!r} (#{action.seq}): {took[0].why}"
+            # a tap on the route's page may be on a control with no words: named as the
+            # log holds it (a cell by its type and page)
+            named = repr(shorten(took[1])) if took[1].strip() else press_named(action)
+            return f"the agent tapped {named} (#{action.seq}): {took[0].why}"
         # an alert's button pressed by name is named (`_took` read it)
         unnamed = "" if action.params.get("button") else action.unnamed_press()
         if unnamed and action.app_before in apps:

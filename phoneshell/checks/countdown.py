@@ -18,6 +18,7 @@ from phoneshell.checks.how import labelled
 from phoneshell.checks.implied import Same
 from phoneshell.checks.kind import Check, Finding, check_kind
 from phoneshell.checks.path import IN_APP, PAGE, place, placed, unwatched
+from phoneshell.checks.tapped_names import press_named
 from phoneshell.evidence import Capture, Evidence
 from phoneshell.params import Param, ParamValue
 from phoneshell.presses import TAPS_GESTURE, touch_words
@@ -90,7 +91,7 @@ def _untold(action: Action, did: str) -> str:
     the log does not hold."""
     if action.acted is None:
         return f"{action.untold()}: it may or may not have {did}"
-    what = f" on {action.target.label!r}" if action.target else ""
+    what = f" on {press_named(action)}"
     if action.params.get("gesture") == TAPS_GESTURE and TAPS_GESTURE not in action.params:
         return f"a multi-tap{what} {did} a number of times the log does not hold"
     return (f"#{action.seq} {touch_words(action.params)}{what} may or may not have {did} (a "

@@ -17,6 +17,7 @@ from phoneshell.checks.implied import Same, Suffix
 from phoneshell.checks.keystrokes import Typed
 from phoneshell.checks.kind import Check, Finding, check_kind
 from phoneshell.checks.path import IN_APP, unwatched
+from phoneshell.checks.tapped_names import point_named, target_named
 from phoneshell.checks.typed_texts import typed_sends
 from phoneshell.checks.worked import FRESH, computed, invalid, operands
 from phoneshell.checks.worked_display import display_of
@@ -163,9 +164,17 @@ def tapped_keys(check: Check, evidence: Evidence) -> Finding:
 
 
 def _shown(presses: Sequence[Action | None]) -> str:
-    """Presses for a detail: each key's label, `?` where none was resolved."""
-    return " ".join("?" if a is None or a.target is None else
-                    shorten(a.target.label or a.target.name, 12) for a in presses) or "nothing"
+    """Presses for a detail: each key's label, bare; an element with none as `target_named`
+    says it; `?` for a tap with no element resolved, with its point where the log holds one
+    ("?(120, 480)")."""
+    return " ".join("?" if a is None else _key_shown(a) for a in presses) or "nothing"
+
+
+def _key_shown(press: Action) -> str:
+    """One press of `_shown`."""
+    if press.target is None:
+        return "?" + point_named(press.params)
+    return shorten(press.target.label or press.target.name, 12) or target_named(press.target, 12)
 
 
 def _sent_address(typed: Typed) -> bool:

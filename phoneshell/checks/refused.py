@@ -11,8 +11,8 @@ passes counts one, and a check that fails says that the refused one was no tap o
 from __future__ import annotations
 
 from phoneshell.audit import Action, refusals
+from phoneshell.checks.tapped_names import press_named
 from phoneshell.evidence import Evidence
-from phoneshell.tree import shorten
 
 
 def refused_taps(evidence: Evidence) -> tuple[Action, ...]:
@@ -30,6 +30,4 @@ def refused_taps(evidence: Evidence) -> tuple[Action, ...]:
 
 def refused_press(action: Action) -> str:
     """"the agent pressed 'Get' (#30, refused by the bridge)": a refused tap, for details."""
-    target = action.target
-    named = shorten(target.label or target.name) if target is not None else ""
-    return f"the agent pressed {named!r} (#{action.seq}, refused by the bridge)"
+    return f"the agent pressed {press_named(action)} (#{action.seq}, refused by the bridge)"

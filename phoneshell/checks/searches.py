@@ -27,6 +27,7 @@ from phoneshell.checks.path import (
     short_app,
     unwatched,
 )
+from phoneshell.checks.tapped_names import press_named, target_named
 from phoneshell.checks.typed_texts import sends
 from phoneshell.evidence import Evidence
 from phoneshell.params import Param
@@ -111,7 +112,7 @@ def opened_via_spotlight(check: Check, evidence: Evidence) -> Finding:
                    or (_spotlight(e.field_action or e.opened_by) and bool(e.text.strip())
                        and any(state.by is came for state in sends(e)))), None)
     if search is not None and not icon:
-        what = f" {came.target.label!r}" if came.target else ""
+        what = f" {target_named(came.target)}" if came.target else ""
         return Finding(True, f"{app} opened from a Spotlight result{what} for "
                              f"{shorten(search.text.strip())!r}")
     how = _icon_place(_before(evidence, came), came, typed) if icon else \
@@ -211,8 +212,7 @@ def _shows(action: Action, was: Shown | None, keyed: dict[int, str]) -> Shown | 
 
 def _ref(action: Action) -> str:
     """An action named short, for a detail: "#30 tap 'Search'"."""
-    what = f" {action.target.label or action.target.name!r}" if action.kind == "tap" and \
-        action.target is not None else ""
+    what = f" {press_named(action)}" if action.kind == "tap" else ""
     return f"#{action.seq} {action.kind}{what}"
 
 
@@ -226,8 +226,8 @@ def _no_search(found: Sequence[Editing], came: Action) -> str:
     last = before[-1]
     typed_at = last.field_action or last.opened_by
     into = typed_at.target
-    field = f"{short_type(into.type)} {into.label or into.name!r}" if into else \
-        "a field the bridge could not name"
+    field = (f"{short_type(into.type)} {target_named(into)}" if into.label or into.name
+             else target_named(into)) if into else "a field the bridge could not name"
     ended = f", and {last.end.describe()} ended that typing first" if \
         last.end is not None and last.end is not came else ""
     other = "" if _spotlight(typed_at) else ", not Spotlight's search field"
@@ -291,7 +291,7 @@ def opened_from_search(check: Check, evidence: Evidence) -> Finding:
     for search in searched:
         target = search.end.target if search.end is not None else None
         if target is not None and result in _names(target):
-            return Finding(True, f"opened {shorten(target.label or target.name)!r} from the "
+            return Finding(True, f"opened {target_named(target, 60)} from the "
                                  f"results of {shorten(search.text.strip())!r}")
     app, into = check.text_of("app"), check.text_of("into")
     where = (f" into {into!r}" if into else "") + (f" in {app}" if app else "")
@@ -299,9 +299,7 @@ def opened_from_search(check: Check, evidence: Evidence) -> Finding:
                                     if any(s.end and s.end.target is None for s in searched)
                                     else "")
     if searched:
-        taps = ", ".join(repr(shorten(s.end.target.label or s.end.target.name, 25))
-                         if s.end.target else "a point with no resolved target"
-                         for s in searched if s.end)
+        taps = ", ".join(press_named(s.end) for s in searched if s.end)
         return Finding(False, f"after searching for {check.text!r}{where} the agent tapped "
                               f"{taps}, not the result {check.text_of('result')!r}",
                        unproven=doubt)

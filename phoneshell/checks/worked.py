@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
 
 from phoneshell.audit import Action
+from phoneshell.checks.tapped_names import target_named
 from phoneshell.checks.worked_display import Display, key_named
 from phoneshell.checks.worked_expression import (
     Operands,
@@ -35,7 +36,6 @@ from phoneshell.keypad import (
     work,
 )
 from phoneshell.params import ParamValue
-from phoneshell.tree import shorten
 from phoneshell.xcui import swipe_ends
 
 FRESH = ("equals", "All clear")
@@ -159,7 +159,7 @@ def key_of(press: Action | None, display: Display | None = None) -> str:
     found = key_named(press.target)
     if found:
         return found
-    return repr(shorten(press.target.label or press.target.name or press.target.type, 24))
+    return target_named(press.target, 24)
 
 
 def swiped_display(action: Action, display: Display | None = None) -> bool:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from phoneshell.audit import Action
+from phoneshell.checks.tapped_names import target_named
 from phoneshell.errors import EvidenceError
 from phoneshell.evidence import load_evidence
 from phoneshell.records import write_text_atomic
@@ -57,7 +58,8 @@ def _target(action: Action) -> str:
         return ""
     t = action.target
     name = t.label or t.name
-    return f"{_short_type(t.type)} {name!r}" if name else _short_type(t.type)
+    # one with neither (a picker wheel) as checks name it: by its value, never a typed one
+    return f"{_short_type(t.type)} {name!r}" if name else target_named(t, 60)
 
 
 def _params(action: Action) -> str:
