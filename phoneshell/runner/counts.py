@@ -100,6 +100,14 @@ def take_counts(rig: Rig, needs: Iterable[Need], then: tuple[Step, ...] = ()) ->
     for need, count in counts.items():
         if count.value is not None:
             rig.counted.add(need)
+            # a count after an agent, before its teardown deletes what it made, says nothing
+            # of where the phone stands after it (`after_teardown` says that)
+            if not rig.in_turns_wake() and as_started(rig, need, count.value):
+                rig.as_started[need] = len(rig.turns)
+        if count.value == 0 and need in rig.at_some:
+            # some were seen last, and only the run's agents acted since, whatever task counts
+            # it now: they emptied it (kept for every later task that starts from some)
+            rig.lost.add(need)
         rig.at_none.discard(need)
         rig.at_some.discard(need)
         if count.value == 0:
@@ -108,6 +116,38 @@ def take_counts(rig: Rig, needs: Iterable[Need], then: tuple[Step, ...] = ()) ->
             rig.at_some.add(need)
             rig.lost.discard(need)
     return counts
+
+
+BEFORE_RESUME = "before the resume"
+"""The turn a resumed run puts first for its agents before the stop (`Rig.turns`): which of
+them changed a count is not known to it."""
+
+
+def as_started(rig: Rig, need: Need, value: int) -> bool:
+    """Whether `value` of count `need` is on the side of none the run counted it on before its
+    first attempt (`Rig.started`; True when the run has no start count of it)."""
+    start = rig.started.get(need)
+    return start is None or (start[0] == 0) == (value == 0)
+
+
+def changed_by(rig: Rig, need: Need) -> str:
+    """Whose agent changed count `need` off the side of none the run started it on: the agents
+    that acted since the run last counted it there (`Rig.as_started`), named by attempt."""
+    agents = rig.turns[rig.as_started.get(need, 0):]
+    if agents == [BEFORE_RESUME]:
+        return "an earlier attempt's agent (played before the run was resumed)"
+    if len(agents) == 1:
+        return f"{agents[0]}'s agent"
+    shown = agents if len(agents) <= 4 else [*agents[:2], "...", *agents[-2:]]
+    listed = f" (of {', '.join(shown)})" if shown else ""
+    return f"an earlier attempt's agent{listed}"
+
+
+def from_start(rig: Rig, need: Need, some: bool) -> bool:
+    """Whether the run counted `need` before its first attempt (`Rig.started`) with some
+    (`some`) or none of it: a start count kept for the whole run, whatever later counts saw."""
+    start = rig.started.get(need)
+    return start is not None and (start[0] > 0) == some
 
 
 def count_start(rig: Rig, run_id: str, tasks: Iterable[Task]) -> tuple[str, Counts]:
@@ -293,7 +333,9 @@ def start_state(rig: Rig, task: Task, before: Counts, seen_none: frozenset[Need]
     gone = {need for need, count in found if not count}
     what = "; ".join(f"{counted(need)} counted {count} before the agent, where the task starts "
                      f"from {'none' if count else 'some'}" for need, count in found)
-    if above <= seen_none and gone <= seen_some | rig.lost:
+    at_start_none = {need for need in above if from_start(rig, need, some=False)}
+    at_start_some = {need for need in gone if from_start(rig, need, some=True)}
+    if above <= seen_none | at_start_none and gone <= seen_some | rig.lost | at_start_some:
         deleted = set(cleaned(task))
         fates = ([("its teardown deletes them" if above <= deleted
                    else "nothing in its teardown deletes them")] if above else [])
@@ -304,9 +346,15 @@ def start_state(rig: Rig, task: Task, before: Counts, seen_none: frozenset[Need]
         rig.lost.update(gone)
         seen, did = (("none", "left them") if not gone else ("some", "deleted them") if not above
                      else ("them where the task starts", "did this"))
+        whom = sorted(dict.fromkeys(changed_by(rig, need) for need in above | gone))
+        started = "; ".join(f"{counted(need)} {rig.started[need][0]}"
+                            for need in sorted(above | gone, key=lambda n: (n.name, n.arg))
+                            if need in rig.started)
         raise Leftover(
-            f"{what}: this run counted {seen} on this phone earlier, and only its agents have "
-            f"acted on it since, so an earlier attempt's agent {did} ({'; '.join(fates)})",
+            f"{what}: this run counted {seen} on this phone earlier"
+            f"{f' (before its first attempt: {started})' if started else ''}, and only its "
+            f"agents have acted on it since, so {' or '.join(whom)} {did} "
+            f"({'; '.join(fates)})",
             {need: run_reading(rig, need, Count(0, rows=() if count.rows is not None else None)
                                if need in above else count)
              for need, count in before.items()})
@@ -329,7 +377,11 @@ def after_teardown(rig: Rig, task: Task, before: Counts, teardown: Teardown) -> 
         return
     for need in cleaned(task):
         value = before[need].value if need in before else None
+        if value and need in rig.lost:  # emptied after the count before the agent: its agent
+            continue  # deleted what was there, and a teardown brings none of it back
         if value is not None:
+            if as_started(rig, need, value):
+                rig.as_started[need] = len(rig.turns)
             rig.at_none.discard(need)
             rig.at_some.discard(need)
             (rig.at_some if value else rig.at_none).add(need)

@@ -106,6 +106,13 @@ class Rig:
     none): what the run's end compares with before it deletes what its agents left
     (`counts.left_since_start`), as an attempt's teardown compares with its count before the
     agent."""
+    turns: list[str] = field(default_factory=list)
+    """Each agent's turn on this phone so far, in order ("TASK attempt N"): whose agent changed
+    a count since the run last saw it as it started (`as_started`)."""
+    as_started: dict[Need, int] = field(default_factory=dict)
+    """For each count, how many agents' turns (`turns`) had been played when the run last
+    counted it on the side of none it started on (`started`): an agent after that changed it
+    (`runner.counts.changed_by`)."""
     device_start: dict[str, str] = field(default_factory=dict)
     """The phone's own state before the run's first attempt (`device.device_state`: how it is
     held, light or dark, a simulated location): what an agent changed of it is set back to."""
@@ -121,7 +128,16 @@ class Rig:
         if "agent" in (phase, self.bridge.context.phase):
             # The agent acts through its own client: nothing the harness read before it holds.
             self.phone.forget()
+        if phase == "agent" and self.bridge.context.phase != "agent":
+            self.turns.append(f"{task_id} attempt {attempt}")
         self.bridge.set_context(run_id, task_id, attempt, phase)
+
+    def in_turns_wake(self) -> bool:
+        """Whether what is logged now comes after the current attempt's agent's turn (its
+        capture, teardown, the owner watch after it), not before it or outside any attempt."""
+        context = self.bridge.context
+        return bool(context.task_id and self.turns
+                    and self.turns[-1] == f"{context.task_id} attempt {context.attempt}")
 
     @contextmanager
     def under_run(self, run_id: str, phase: str) -> Iterator[None]:
