@@ -34,11 +34,20 @@ from urllib.parse import parse_qsl, urlencode
 from phoneshell.pasteboard import OWNERS
 from phoneshell.wda_routes import RouteMatch, find_route
 
-MAX_BODY_BYTES = 64 * 1024 * 1024
-"""The largest request body read (a pasteboard image, a long touch chain fit well inside); the
-HTTP layer refuses a longer one before reading it."""
+MAX_BODY_BYTES = 1024 * 1024
+"""The largest request body read; the HTTP layer refuses a longer one before reading it. What
+WDA's routes take is small: the most a request may type (`limits.MAX_TYPED_CHARS`, 1,000
+characters) is 15 KB even sent as a list of escaped characters, a touch chain a few KB for
+each second of it, and the pasteboard (the one route that took an image) is refused."""
+MAX_JSON_ITEMS = 50_000
+"""The most values and keys a request body may hold, counted before it is parsed (each costs
+the harness a Python object, about 100 bytes: a body of 60 MiB of `{},` once cost it 2.6 GB). A
+touch chain of 5 s at one move a millisecond holds about 30,000."""
 MAX_JSON_DEPTH = 64
 """How deep a request body may nest (W3C action chains are four levels deep)."""
+_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+"""A JSON string, escapes included (bytes: the body before it is decoded)."""
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 _SEGMENT = re.compile(r"[A-Za-z0-9._:-]+")
 FORBIDDEN = {
     ("GET", "/wda/shutdown"): "would end WebDriverAgent",
@@ -169,36 +178,53 @@ def _whole(text: str) -> int:
 
 
 def _no_repeats(pairs: list[tuple[str, object]]) -> dict[str, object]:
-    keys = [k for k, _ in pairs]
-    if len(keys) != len(set(keys)):
-        twice = next(k for k in keys if keys.count(k) > 1)
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        seen: set[str] = set()  # the first key met twice, in one pass (a body has many keys)
+        for twice, _ in pairs:
+            if twice in seen:
+                break
+            seen.add(twice)
         raise Refused(f"the body repeats the key {twice!r}: one parser would take the first, "
                       "another the last")
-    return dict(pairs)
+    return data
 
 
-def _depth(value: object) -> int:
-    """How deep a decoded JSON value nests (iteratively: a hostile body may be very deep)."""
-    deepest, stack = 0, [(value, 1)]
-    while stack:
-        item, level = stack.pop()
-        deepest = max(deepest, level)
-        if isinstance(item, dict):
-            stack.extend((v, level + 1) for v in item.values())
-        elif isinstance(item, list):
-            stack.extend((v, level + 1) for v in item)
-    return deepest
+def check_size(raw: bytes) -> None:
+    """Refuse a body that would cost the harness more to parse than a small multiple of its
+    bytes: more than `MAX_JSON_ITEMS` values and keys, or nesting deeper than
+    `MAX_JSON_DEPTH`. Counted on the bytes, before any object is built: strings are set aside
+    (as JSON reads them: escapes included), and every value or key but the first follows a
+    `[`, `{`, `,` or `:` outside them.
+
+    Raises:
+        Refused: too many items (413: too large to take), or too deep.
+    """
+    outside = _JSON_STRING.sub(b'""', raw)
+    items = 1 + sum(outside.count(mark) for mark in (b"[", b"{", b",", b":"))
+    if items > MAX_JSON_ITEMS:
+        raise Refused(f"the body holds more than {MAX_JSON_ITEMS:,} JSON values and keys "
+                      f"({items:,} at most): no WDA route takes that many; the bridge does not "
+                      "parse it", 413, "invalid argument")
+    depth = deepest = 0
+    for mark in outside.translate(None, _NOT_BRACKETS):  # at most MAX_JSON_ITEMS of them
+        depth += 1 if mark in b"[{" else -1
+        deepest = max(deepest, depth)
+    if deepest > MAX_JSON_DEPTH:
+        raise Refused(f"the body nests deeper than {MAX_JSON_DEPTH} levels")
 
 
 def decode_body(raw: bytes) -> dict[str, object] | None:
     """The body as one JSON object (None when empty).
 
     Raises:
-        Refused: not UTF-8, not JSON, not an object, ambiguous (NaN, repeated keys, a number
-            no double holds), too deep, or holding a lone surrogate.
+        Refused: too large to parse (`check_size`), not UTF-8, not JSON, not an object,
+            ambiguous (NaN, repeated keys, a number no double holds), too deep, or holding a
+            lone surrogate.
     """
     if not raw.strip():
         return None
+    check_size(raw)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -212,8 +238,6 @@ def decode_body(raw: bytes) -> dict[str, object] | None:
         raise Refused(f"the body is not JSON ({exc})") from None
     if not isinstance(data, dict):
         raise Refused(f"the body must be a JSON object, not {type(data).__name__}")
-    if _depth(data) > MAX_JSON_DEPTH:
-        raise Refused(f"the body nests deeper than {MAX_JSON_DEPTH} levels")
     try:
         json.dumps(data, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:

@@ -8,16 +8,26 @@ own that no agent can use up.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 from collections.abc import Mapping
 from dataclasses import dataclass
+from email.message import Message
 from typing import TYPE_CHECKING
 
-from bridge.access import TOKEN_HEADER, TOKEN_PATH
-from bridge.gate import MAX_BODY_BYTES
+from bridge.access import TOKEN_HEADER, TOKEN_PATH, Admitted
+from bridge.body_budget import BodyBudget
+from bridge.context import RunContext
+from bridge.gate import MAX_BODY_BYTES, Refused
 from bridge.upstream import Reply
-from phoneshell.guarded_http import BadRequest, GuardedHandler, GuardedHTTPServer, read_body
+from phoneshell.guarded_http import (
+    BadRequest,
+    GuardedHandler,
+    GuardedHTTPServer,
+    TooLarge,
+    read_body,
+)
 
 if TYPE_CHECKING:
     from bridge.proxy import BridgeServer
@@ -66,6 +76,13 @@ answered 401 at once). An agent that has used all of its own leaves the harness'
 _POOL_OF = {"harness": "harness", "agent": "client", "open": "client"}
 
 
+def _declared_length(headers: Message) -> int | None:
+    """A request's Content-Length, to reserve before its body is read (None: chunked, or a
+    length `read_body` refuses anyway)."""
+    count = (headers.get("Content-Length") or "0").strip(" \t")
+    return int(count) if count.isdigit() and len(count) < 19 else None
+
+
 class BridgeHTTPServer(GuardedHTTPServer):
     """The HTTP server, knowing its bridge (bounded as `phoneshell.guarded_http` says)."""
 
@@ -73,6 +90,8 @@ class BridgeHTTPServer(GuardedHTTPServer):
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
         self.bridge = bridge
+        self.bodies = BodyBudget()
+        """What clients' (not the harness's) request bodies may hold at once."""
         super().__init__(address, _Handler, POOLS, self._pool)
 
     def _pool(self, method: str, target: str, headers: Mapping[str, str]) -> str:
@@ -102,20 +121,43 @@ class _Handler(GuardedHandler):
                                   f"token; use the base URL http://HOST:PORT{TOKEN_PATH}TOKEN "
                                   f"or the {TOKEN_HEADER} header"))
             return
+        # A client's body is held within the bridge's budget (the harness's is its own)
+        held = (contextlib.nullcontext() if admitted.actor == "harness"
+                else self.server.bodies.hold(_declared_length(self.headers)))
         try:
-            body = read_body(self.headers, self.rfile, MAX_BODY_BYTES)
-        except BadRequest as exc:
-            # the stream is out of step; the connection closes after the answer
-            reply: Reply = wda_error(exc.status, exc.error, f"phoneshell bridge: bad request "
-                                                            f"body ({exc})")
-        else:
-            private = {TOKEN_HEADER.lower(), CONTROL_TOKEN_HEADER.lower()}  # never forwarded
-            headers = {k: v for k, v in self.headers.items() if k.lower() not in private}
-            reply = bridge.handle(self.command, admitted, body, headers,
-                                  self.headers.get(CONTROL_TOKEN_HEADER))
+            with held:
+                reply = self._handled(admitted)
+        except Refused as exc:  # no room for its body: refused unread, and logged
+            reply = self._refused(admitted, exc)
         if isinstance(reply, OwnReply):  # WDA's own answers carry the session already
             reply = reply.in_session(bridge.upstream.session_id)
         self._reply(reply)
+
+    def _handled(self, admitted: Admitted) -> Reply:
+        """Read the body and let the bridge answer; a body over the limit is refused and
+        logged, any other bad framing answered (the stream is out of step: the connection
+        closes after the answer)."""
+        try:
+            body = read_body(self.headers, self.rfile, MAX_BODY_BYTES)
+        except TooLarge as exc:
+            return self._refused(admitted, Refused(f"the request body is too large ({exc}): "
+                                                   "no WDA route takes that much; it was not "
+                                                   "read", exc.status, exc.error))
+        except BadRequest as exc:
+            return wda_error(exc.status, exc.error, f"phoneshell bridge: bad request body "
+                                                    f"({exc})")
+        private = {TOKEN_HEADER.lower(), CONTROL_TOKEN_HEADER.lower()}  # never forwarded
+        headers = {k: v for k, v in self.headers.items() if k.lower() not in private}
+        return self.server.bridge.handle(self.command, admitted, body, headers,
+                                         self.headers.get(CONTROL_TOKEN_HEADER))
+
+    def _refused(self, admitted: Admitted, exc: Refused) -> Reply:
+        """A request refused before its body was parsed, logged as the bridge logs every
+        refusal (a `refused` line, under the sender's attempt)."""
+        grant = admitted.grant if admitted.actor != "harness" else None
+        return self.server.bridge._refuse(  # the bridge's one way of logging a refusal
+            self.command, admitted.path, exc,
+            grant if isinstance(grant, RunContext) else None, admitted)
 
     def _reply(self, reply: Reply) -> None:
         # One request per connection, as WDA clients use it: facebook-wda opens a connection per
