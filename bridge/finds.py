@@ -63,7 +63,7 @@ _BUSY = ("WDA cannot stop a query once it runs, and every later request, the har
 _XPATH_TOKEN = re.compile(r"""\s*(?:
       (?P<str>'[^']*'|"[^"]*")
     | (?P<axis>[^\W\d][\w.-]*)\s*::
-    | (?P<num>\d+(?:\.\d*)?|\.\d+)
+    | (?P<num>[0-9]+(?:\.[0-9]*)?|\.[0-9]+)
     | (?P<name>[^\W\d][\w.-]*(?::(?:[^\W\d]|\*)[\w.-]*)?)
     | (?P<sym>//|/|\.\.|\.|\[|\]|\(|\)|\||,|@|!=|<=|>=|=|<|>|\*|\+|-|\$)
     )""", re.VERBOSE)

@@ -27,8 +27,9 @@ def row_of(latest: Observation | None, ref: object) -> Row | str:
     """The row `ref` names in the `latest` observation, or why it names none."""
     if latest is None:
         return "there is no observation yet: call observe first"
-    # nine digits at most: a number is never longer, and int() refuses 4,300 digits
-    match = (re.fullmatch(r"\s*(\d{1,9})\.(\d{1,9})\s*", ref) if isinstance(ref, str)
+    # nine digits at most: a number is never longer, and int() refuses 4,300 digits; ASCII
+    # digits only: `\d` took any script's ("１.２" tapped row 1.2, red team 145)
+    match = (re.fullmatch(r"\s*([0-9]{1,9})\.([0-9]{1,9})\s*", ref) if isinstance(ref, str)
              else None)
     if match is None:
         return (f"{str(ref)[:40]!r} is not an id; ids look like \"{latest.number}.3\" "
