@@ -57,6 +57,7 @@ from phoneshell.agents.environment import (
     read_claim_file,
     read_turns,
 )
+from phoneshell.agents.tools import tool_calls
 from phoneshell.agents.turn import run_turn
 from phoneshell.errors import RunError
 from phoneshell.evidence import Claim
@@ -251,9 +252,12 @@ def spent(use: TurnUse, max_steps: int) -> str:
     """Why a command agent is out of turns, as the model loop says it ("used all 25 tool
     calls, then called 'tap' instead of done"): the turns its tool server counted, the task's
     budget, and what it did past it. Read from `turns.json`, which the program can write too:
-    its words, kept short on one line."""
-    used = (f"all {max_steps} tool calls" if use.turns == max_steps else
-            f"{use.turns} tool calls of a budget of {max_steps}")
+    its words, kept short on one line. A server counts the one valid `done` it takes past the
+    budget (the one it asks for), so `max_steps` + 1 with a refusal is all of the budget used,
+    not a call over it (red team 145)."""
+    honest = use.turns == max_steps or (use.turns == max_steps + 1 and bool(use.refused))
+    used = (("the 1 tool call" if max_steps == 1 else f"all {max_steps} tool calls") if honest else
+            f"{tool_calls(use.turns)} of a budget of {max_steps}")
     did = one_line(use.refused[:REFUSED_CHARS]) if use.refused else (
         f"{TURNS_FILE} says it ran out of turns, not what it did")
     return f"used {used} ({TURNS_FILE}), then {did}"

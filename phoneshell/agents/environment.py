@@ -13,6 +13,7 @@ the attempt only from these variables, and report back only through these files:
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +31,7 @@ from phoneshell.records import (
     read_bytes,
     read_record,
     write_record,
+    write_text_atomic,
 )
 from phoneshell.untrusted import storable
 
@@ -99,12 +101,30 @@ MAX_CLAIM_BYTES = 1024 * 1024
 """The largest claim file read (an answer is a sentence, not a megabyte)."""
 
 
-def write_claim(path: Path, claim: Claim) -> None:
-    """Write the claim file whole (a reader never sees half of it), its text `storable`: a
+def claim_text(claim: Claim) -> bytes:
+    """The claim file's bytes for `claim` (a record file, indented), its text `storable`: a
     lone surrogate (from a model, or a byte of the command line that is not UTF-8, which
     Python reads as one) is written as its escape, never the reason the claim is lost."""
-    write_record(path, ClaimFile(status=claim.status, answer=storable(claim.answer),
-                                 summary=storable(claim.summary)))
+    record = ClaimFile(status=claim.status, answer=storable(claim.answer),
+                       summary=storable(claim.summary))
+    return (json.dumps(record.to_plain(), indent=2, ensure_ascii=False) + "\n").encode()
+
+
+def oversized_claim(claim: Claim) -> str:
+    """Why the runner would not read `claim` from the claim file ("" when it would): its file
+    is over `MAX_CLAIM_BYTES`. The MCP server's `done` said "claim recorded" for a 1 MiB
+    summary the runner then refused, and the answer was lost (red team 145)."""
+    size = len(claim_text(claim))
+    if size <= MAX_CLAIM_BYTES:
+        return ""
+    return (f"the claim is {size:,} bytes as the claim file holds it, over the limit of "
+            f"{MAX_CLAIM_BYTES:,} the harness reads; call done again with a shorter summary "
+            "(and answer)")
+
+
+def write_claim(path: Path, claim: Claim) -> None:
+    """Write the claim file whole (a reader never sees half of it): `claim_text`."""
+    write_text_atomic(path, claim_text(claim))
 
 
 def read_claim_file(path: Path) -> Claim | None:

@@ -23,7 +23,7 @@ from dataclasses import replace
 from typing import cast
 
 from phoneshell.agents.aiming import DRAG, swipe_ends, target
-from phoneshell.agents.environment import GRADED
+from phoneshell.agents.environment import GRADED, oversized_claim
 from phoneshell.agents.observation import Observation, read_screen
 from phoneshell.agents.opening import choose_app
 from phoneshell.agents.read_tool import READ, READ_ARGS, read_row
@@ -74,6 +74,11 @@ gave_up or failed, the answer the task asked for (if any) and a one-sentence sum
 """What every agent path tells the model about the tools (system prompt, MCP instructions)."""
 
 
+def tool_calls(count: int) -> str:
+    """`count` tool calls in words: "1 tool call", "25 tool calls"."""
+    return f"{count} tool call{'' if count == 1 else 's'}"
+
+
 def budget_told(max_turns: int | None, timeout_s: float | None = None) -> str:
     """The budget a model is told after `GUIDE` (the `openai:` loop's system prompt, the MCP
     server's instructions), with this task's numbers ("" with no budget of calls): what
@@ -81,7 +86,7 @@ def budget_told(max_turns: int | None, timeout_s: float | None = None) -> str:
     if max_turns is None:
         return ""
     seconds = f" and {timeout_s:.0f} seconds" if timeout_s is not None else ""
-    return (f"Budget: at most {max_turns} tool calls (then only done){seconds}; each call is "
+    return (f"Budget: at most {tool_calls(max_turns)} (then only done){seconds}; each call is "
             "one, a read or a mistaken one too.")
 
 
@@ -105,6 +110,9 @@ class PhoneTools:
         self.latest: Observation | None = None
         self.issued = 0
         """Observations issued so far (the number of the latest)."""
+        self.looked = False
+        """Whether the attempt's first observation (the free one) was given: by this object, or
+        by another server of the same attempt (`mcp_server` carries it in the turns file)."""
         self.turns = 0
         """Tool calls made, `done` and mistaken calls included, the attempt's first observation
         not; calls refused past the budget are not counted, so it is at most `max_turns` and one
@@ -135,13 +143,16 @@ class PhoneTools:
         if self.spent and name != "done":
             return self.refuse(f"called {name[:40]!r} instead of done")
         tool, checked = checked_call(TOOLS, name, arguments)
+        if name == "done" and not isinstance(checked, str):  # a claim the harness can read
+            made = claim_of(checked)
+            checked = made if isinstance(made, str) else checked
         if self.spent and isinstance(checked, str):  # past the budget, only a valid done
             return self.refuse(f"called done, which was refused: {checked}",
                                f"; this done was refused: {checked}")
         # Every call costs a turn, a mistaken one too: none is free to repeat. The first look
         # at the screen is none on any path: the `openai:` loop sends it with the instruction
         # (`observe`, before any call), an MCP client must ask for it (red team 112).
-        if not (name == "observe" and self.issued == 0 and not isinstance(checked, str)):
+        if not (name == "observe" and not self.looked and not isinstance(checked, str)):
             self.turns += 1
         if isinstance(checked, str):
             return ToolReply(checked, error=True)
@@ -159,14 +170,15 @@ class PhoneTools:
         (`told`: why, after "call done")."""
         self.out_of_turns = True
         self.refused = self.refused or what
-        return ToolReply(f"out of turns: all {self.max_turns} tool calls are used; call done"
-                         + told, error=True)
+        return ToolReply(f"out of turns: {used_all(self.max_turns or 0)}; call done" + told,
+                         error=True)
 
     # -- helpers the tools share ----------------------------------------------------------------
 
     def observe(self) -> ToolReply:
         """Issue a new observation of the screen."""
         self.issued += 1
+        self.looked = True
         self.latest = read_screen(self.phone, self.issued)
         return self._shown(self.latest)
 
@@ -193,8 +205,28 @@ class PhoneTools:
                 break
             seen = again
         self.issued += 1
+        self.looked = True
         self.latest = seen
         return self._shown(seen)
+
+
+def used_all(max_turns: int) -> str:
+    """That every tool call of a budget is used: "all 25 tool calls are used", "the 1 tool
+    call is used"."""
+    return "the 1 tool call is used" if max_turns == 1 else f"all {max_turns} tool calls are used"
+
+
+def claim_of(args: Args) -> Claim | str:
+    """The claim a `done` makes, or why it is refused: read by the claim file's own reader,
+    and no larger than the harness reads (`oversized_claim`)."""
+    # The one reader of a claim, whatever wrote it (this call, `phoneshell finish`'s file, a
+    # stdout line): the arguments were checked against the same fields, nulls left out.
+    try:
+        claim = ClaimFile.of({"v": ClaimFile.VERSION, **args}, "done").claim
+    except RecordError as exc:
+        return f"done was refused: {exc}"
+    too_large = oversized_claim(claim)
+    return f"done was refused: {too_large}" if too_large else claim
 
 
 Handler = Callable[[PhoneTools, Args], ToolReply]
@@ -359,13 +391,11 @@ def _press(tools: PhoneTools, args: Args) -> ToolReply:
        "summary": {"type": "string", "description": "what you did, briefly"}},
       ("status",))
 def _done(tools: PhoneTools, args: Args) -> ToolReply:
-    # The one reader of a claim, whatever wrote it (this call, `phoneshell finish`'s file, a
-    # stdout line): the arguments were checked against the same fields, nulls left out.
-    try:
-        tools.claim = ClaimFile.of({"v": ClaimFile.VERSION, **args}, "done").claim
-    except RecordError as exc:
-        return ToolReply(f"done was refused: {exc}", error=True)
-    return ToolReply(f"claim recorded: {tools.claim.status}; the attempt is over")
+    claim = claim_of(args)  # `call` refuses what this refuses before it counts the call
+    if isinstance(claim, str):
+        return ToolReply(claim, error=True)
+    tools.claim = claim
+    return ToolReply(f"claim recorded: {claim.status}; the attempt is over")
 
 
 def tool_table() -> str:

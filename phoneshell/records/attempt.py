@@ -184,6 +184,9 @@ class TurnUse(Record):
     refused: str = ""
     """What the agent did once the budget was spent, as the tool server refused it ("called
     'tap' instead of done"); "" while nothing was refused."""
+    looked: bool = False
+    """Whether the attempt's first observation, which is no turn, was given (a second server
+    of the attempt does not give it again)."""
 
 
 class ProbeReading(Part):

@@ -166,7 +166,7 @@ def test_the_budget_is_enforced_and_recorded(rig: tuple[SimServer, Rig],
             return text_of(refused), text_of(closing)
 
     refused, closing = anyio.run(spend)
-    assert refused.startswith("out of turns: all 1 tool calls are used")
+    assert refused.startswith("out of turns: the 1 tool call is used")
     assert closing.startswith("claim recorded: gave_up")
     use = read_turns(tmp_path)
     assert use is not None and (use.turns, use.out_of_turns) == (2, True)
@@ -189,7 +189,7 @@ def test_past_the_budget_a_malformed_done_is_refused_and_not_counted(
 
     told = anyio.run(spend)
     assert told[0] == (True, "done: missing argument 'status'"), "a mistake, the one turn"
-    assert set(told[1:]) == {(True, "out of turns: all 1 tool calls are used; call done; this "
+    assert set(told[1:]) == {(True, "out of turns: the 1 tool call is used; call done; this "
                                     "done was refused: done: missing argument 'status'")}
     use = read_turns(tmp_path)
     assert use is not None and (use.turns, use.out_of_turns) == (1, True)

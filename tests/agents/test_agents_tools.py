@@ -218,7 +218,7 @@ def test_past_the_budget_only_a_valid_done_is_taken_and_counted(bridge: BridgeSe
     for _ in range(50):
         refused = tools.call("done", '{"status": "finished"}')
         assert refused.error and refused.text == (
-            "out of turns: all 1 tool calls are used; call done; this done was refused: done: "
+            "out of turns: the 1 tool call is used; call done; this done was refused: done: "
             "'status' must be one of done, gave_up, failed; got 'finished'")
     assert (tools.turns, tools.out_of_turns, tools.claim) == (1, True, None)
     assert not tools.call("done", {"status": "done"}).error
