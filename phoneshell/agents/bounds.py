@@ -49,6 +49,11 @@ from phoneshell.errors import RunError
 FOLDER_MAX_BYTES = 1 << 30
 """The most an agent may write into its attempt folder (its scratch folder, stdout, stderr)."""
 FOLDER_MAX_FILES = 100_000
+FOLDER_MAX_APPARENT_BYTES = FOLDER_MAX_BYTES
+"""The most its folder may hold by its files' sizes (`st_size`), which a sparse file sets far
+past its blocks: a 1 TiB file of no blocks is within `FOLDER_MAX_BYTES` on the disk, and 1 TiB
+to whoever copies or archives the run folder without sparse support (red team 143: RT143-2).
+Looked at once its turn is over: such a file takes nothing of the disk while it runs."""
 HARNESS_ROOM_BYTES = 32 << 20
 """The free space the harness keeps on the disk holding the run to record an attempt after the
 agent's turn: its evidence and rows (a few MiB on a phone, less on the simulator) and the
@@ -286,6 +291,15 @@ class DiskWatch:
             settling(self.disk).release()
 
     def after(self, unkept: str) -> str:
+        """Why the turn fails for what it wrote, with its processes gone (`_after`), or for the
+        size its folder's files say they are (`apparent_over`); "" when it does not.
+
+        Raises:
+            DiskShort: as `_after`.
+        """
+        return self._after(unkept) or apparent_over(self.folder)
+
+    def _after(self, unkept: str) -> str:
         """Why the turn fails for what it wrote, looked at once more with its processes gone
         ("" when it does not); `unkept`: why the disk refused a copy of its output.
 
@@ -389,6 +403,17 @@ class DiskWatch:
         self.close()
 
 
+def apparent_over(folder: Path, max_bytes: int = FOLDER_MAX_APPARENT_BYTES) -> str:
+    """Why the files of `folder` say they are larger than `max_bytes` in all ("" when they do
+    not): a sparse file that takes no disk is as large as its size to any copy of the run."""
+    place = walk.past_size(folder, max_bytes)
+    if place is None:
+        return ""
+    return (f"its folder's files say they hold more than {max_bytes >> 20:,} MiB (at {place}), "
+            "though they take less of the disk (a sparse file): any copy or archive of the run "
+            "folder without sparse support would write all of it")
+
+
 def _running(pid: int) -> bool:
     """Whether the process `pid` runs still (not gone, dead or exiting; 0: none followed)."""
     proc = strays.read(pid) if pid else None
@@ -405,6 +430,7 @@ def wipe(scratch: Path) -> str:
     return walk.said(troubles) if troubles else ""
 
 
-__all__ = ["FOLDER_MAX_BYTES", "FOLDER_MAX_FILES", "HARNESS_ROOM_BYTES", "HARNESS_ROOM_FILES",
+__all__ = ["FOLDER_MAX_APPARENT_BYTES", "FOLDER_MAX_BYTES", "FOLDER_MAX_FILES",
+           "HARNESS_ROOM_BYTES", "HARNESS_ROOM_FILES",
            "ROOM_HINT", "SETTLE_S", "WATCH_S", "DiskShort", "DiskWatch", "disk_free",
-           "disk_free_files", "held_unlinked", "no_room", "wipe"]
+           "apparent_over", "disk_free_files", "held_unlinked", "no_room", "wipe"]

@@ -315,11 +315,50 @@ def delete_at(folder: int, name: str, place: str) -> list[str]:
     return troubles
 
 
+class _Past(Exception):
+    """A size passed its limit at the entry named."""
+
+
+class _Sizes(Visitor):
+    """Adds up the sizes the entries say they are (`st_size`, which a sparse file sets past
+    its blocks), up to a limit."""
+
+    def __init__(self, max_bytes: int) -> None:
+        super().__init__()
+        self.max_bytes, self.size = max_bytes, 0
+
+    def start(self) -> None:
+        super().start()
+        self.size = 0
+
+    def visit(self, folder: int, entry: os.DirEntry[str], place: str) -> bool:
+        try:
+            self.size += entry.stat(follow_symlinks=False).st_size
+            inside = entry.is_dir(follow_symlinks=False)
+        except OSError:
+            return False  # gone, or not to be looked at (a count of its blocks says so)
+        if self.size > self.max_bytes:
+            raise _Past(place)
+        return inside
+
+
+def past_size(top: Path, max_bytes: int) -> str | None:
+    """Where, walking `top`, its entries' sizes (`st_size`) add up past `max_bytes` (None:
+    they do not, or `top` cannot be walked)."""
+    try:
+        walk(top, _Sizes(max_bytes))
+    except _Past as past:
+        return str(past)
+    except OSError:
+        return None
+    return None
+
+
 def said(troubles: list[str]) -> str:
     """A row's words for a walk's troubles: the first, and how many more."""
     more = f" and {len(troubles) - 1:,} more" if len(troubles) > 1 else ""
     return f"{troubles[0]}{more}"
 
 
-__all__ = ["FOLDER", "TRIES", "Moved", "Visitor", "delete", "delete_at", "elsewhere", "said",
-           "shorten", "shown", "walk"]
+__all__ = ["FOLDER", "TRIES", "Moved", "Visitor", "delete", "delete_at", "elsewhere",
+           "past_size", "said", "shorten", "shown", "walk"]
