@@ -117,6 +117,7 @@ from phoneshell.records.judges import (
     WrongItem,
 )
 from phoneshell.records.names import NAME_MAX, check_name
+from phoneshell.records.phone_start import PhoneStart, StartCount, phone_start_name
 from phoneshell.records.ranking import AgentRate, Ranking, ScoredAttempt
 from phoneshell.records.run import DeviceInfo, DeviceKind, LeftOut, RunManifest, TaskRef
 from phoneshell.records.seal import (
@@ -147,7 +148,7 @@ __all__ = [
     "AttackReport", "AttackResult", "AuditEvent", "CheckResult", "Claim", "ClaimFile",
     "ClaimStatus", "DeviceInfo", "DeviceKind", "DeviceRead", "EvidenceManifest", "FileSeal",
     "Flag", "Foreground", "HorizonItem", "LatestSeal", "LeftOut", "LineScan", "Lines",
-    "LogSeal", "Outcome", "Part", "Phase",
+    "LogSeal", "Outcome", "Part", "Phase", "PhoneStart", "StartCount", "phone_start_name",
     "ProbeReading", "Record", "RecordError", "RecordTooBig", "ResultRow", "Role", "RunManifest",
     "SandboxKind", "Scalar", "Scored", "Seal", "SourceRef", "Stage", "SwapReport", "SwapResult",
     "Target", "TaskRef", "Teardown", "TurnUse", "Verdict", "WrittenFloat", "append_line",

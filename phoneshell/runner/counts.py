@@ -8,17 +8,19 @@ around the bridge, without Clock ever in front of it). Each rig keeps the counts
 none on its phone (`Rig.at_none`): counted at the run's start (`count_start`, before any agent),
 by an attempt's count, or by a teardown that deleted back to none. The harness never makes what
 it counts, and between two counts only this run's agents act on the phone, so a count found
-above none where the rig last saw none is an agent's doing: that attempt fails and its teardown
-deletes them, so the next attempt starts clean. One found above none that the rig never saw at
-none (there before the run: the owner's; or a teardown that could not delete it) makes the
-attempt not scored, and is left alone.
+above none where the rig last saw none, or where the run counted none before its first attempt
+(`Rig.started`, kept for the whole run and, through the run folder, across a resume:
+`runner.phone_start`), is an agent's doing: that attempt fails, naming the agents that acted
+since the run last counted it as it started (`changed_by`), and its teardown deletes them, so
+the next attempt starts clean. One found above none that the run never saw at none (there
+before the run: the owner's) makes the attempt not scored, and is left alone.
 
 A task that starts from some of something (`some_before`: the note a search must find) is the
-mirror: found at none where the rig last saw some (`Rig.at_some`), this run's agents deleted it,
-and the attempt fails (nothing brings it back, so later attempts of the task fail too:
-`Rig.lost`); at none
-where the rig never saw some, the phone lacks it (on a real phone, make it first), and the
-attempt is not scored.
+mirror: found at none where the rig last saw some (`Rig.at_some`), whatever task counted it
+then, or where the run counted some before its first attempt, this run's agents deleted it, and
+the attempt fails (nothing brings it back, so later attempts of the task fail too:
+`Rig.lost`, and the start count); at none where the run never saw some, the phone lacks it
+(on a real phone, make it first), and the attempt is not scored.
 
 A count that cannot be taken before the agent makes the attempt not scored, unless the rig read
 a number for it earlier in the run (`Rig.counted`; the run counts every count its tasks take
@@ -138,7 +140,9 @@ def changed_by(rig: Rig, need: Need) -> str:
         return "an earlier attempt's agent (played before the run was resumed)"
     if len(agents) == 1:
         return f"{agents[0]}'s agent"
-    shown = agents if len(agents) <= 4 else [*agents[:2], "...", *agents[-2:]]
+    named = ["those played before the run was resumed" if one == BEFORE_RESUME else one
+             for one in agents]
+    shown = named if len(named) <= 4 else [*named[:2], "...", *named[-2:]]
     listed = f" (of {', '.join(shown)})" if shown else ""
     return f"an earlier attempt's agent{listed}"
 

@@ -70,6 +70,7 @@ from phoneshell.runner.leftovers import (
 )
 from phoneshell.runner.owner import OwnerWatch, watch_owner
 from phoneshell.runner.owner_tabs import front
+from phoneshell.runner.phone_start import keep_start
 from phoneshell.runner.rig import Rig, RigDown
 from phoneshell.runner.unwritten import mended, said
 from phoneshell.runner.wda_state import reset_found
@@ -318,11 +319,15 @@ def start_phone(rig: Rig, run_id: str, tasks: Iterable[Task]) -> tuple[PhoneTidy
     rig.device_start.update(read_device_state(rig.phone))
     held, upright = _upright(rig, run_id)
     there, counts = count_start(rig, run_id, tasks)
-    # what count_start saw at none of what the tasks start from none or some of: the rig is
-    # new (it also took the tasks' other counts, which no task starts from none of)
-    none_at_start = frozenset(rig.at_none) & {
+    # a resumed run starts from what the run counted when it began, kept in its folder
+    first, kept = keep_start(rig, run_id, counts)
+    there = kept or there if first else "; ".join(line for line in (there, kept) if line)
+    # what the run counted at none when it began of what the tasks start from none or some of
+    # (it also took the tasks' other counts, which no task starts from none of)
+    none_at_start = frozenset(
         need for task in tasks
-        for need in (*starts_at_none(task.checks), *starts_with_some(task.checks))}
+        for need in (*starts_at_none(task.checks), *starts_with_some(task.checks))
+        if (start := rig.started.get(need)) is not None and start[0] == 0)
     listed = counts.get(Need("probe", ALARMS, ""))  # a task counts every alarm: listed already
     alarms, unlisted = ((listed.rows, "") if listed is not None and listed.rows is not None
                         else list_alarms(rig, run_id, tasks))

@@ -5,15 +5,18 @@ one simulated iPhone whose state persists across attempts."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
+from cli_process import run_cli, stopped_cli
+from standalone_sim import standalone_sim
 
 from phoneshell.agents import AgentContext, AgentResult
 from phoneshell.agents.base import AGENTS
 from phoneshell.agents.reference import SolutionAgent
 from phoneshell.device import Phone, run_step
-from phoneshell.records import ResultRow
+from phoneshell.records import PhoneStart, ResultRow, read_record
 from phoneshell.runner.folder import read_results
 from phoneshell.runner.run import RunOptions, run_suite
 from phoneshell.tasks import Step
@@ -67,3 +70,45 @@ def test_a_note_deleted_before_another_task_counts_it_fails_every_later_search(
             f"'{NOTE}') 1)" in search.error, search.error
     creates = [r for r in rows if r.task_id == "notes.create_titled"]
     assert all(not r.skipped for r in creates), [r.skip_reason for r in creates]
+
+
+AGENT = Path(__file__).with_name("deletes_then_waits.py")
+
+
+@pytest.mark.slow  # two whole runs of the CLI on a standalone simulator
+@pytest.mark.parametrize("kept", [True, False])
+def test_a_resumed_run_starts_from_what_the_run_first_counted_not_from_its_agents_work(
+        tmp_path: Path, environments: Path, kept: bool) -> None:
+    # RT144-2: the note is deleted by the run's agent, the run is stopped, and the resume must
+    # not count the phone afresh (it would take the deletion for the phone's own lack). A
+    # folder from before the record was kept (`kept` False) resumes counting afresh, and says
+    # what it cannot know.
+    runs, mark = tmp_path / "runs", tmp_path / "waiting"
+    tasks = [str(environments / f"{t}.yaml")
+             for t in ("notes.create_titled", "calculator.arithmetic", "notes.search")]
+    with standalone_sim() as (url, _):
+        stopped = stopped_cli("run", *tasks, "--device", url, "--agent",
+                              f"command:{sys.executable} {AGENT} {mark}", "--sandbox", "none",
+                              "--runs", str(runs), "--run-id", "R", mark=mark)
+        assert stopped.returncode == 2, stopped.stdout + stopped.stderr
+        found = list((runs / "R").glob("phone-start*.json"))
+        assert len(found) == 1, list((runs / "R").iterdir())
+        start = read_record(found[0], PhoneStart)
+        assert any(c.name == "notes_titled" and c.arg == NOTE and c.value == 1
+                   for c in start.counts), start
+        if not kept:
+            found[0].unlink()
+        resumed = run_cli("run", "--resume", "R", "--device", url, "--runs", str(runs))
+    said = resumed.stdout + resumed.stderr
+    assert resumed.returncode == 1, said
+    search = next(r for r in read_results(runs / "R" / "results.jsonl")
+                  if r.task_id == "notes.search")
+    if not kept:
+        assert "keeps no record of what the phone held when the run began" in said, said
+        assert search.skipped, search
+        return
+    assert f"notes_titled('{NOTE}') 1 then, 0 now" in said, said
+    assert search.outcome == "failed", (search.skip_reason, search.error)
+    assert GONE in search.error and "played before the run was resumed" in search.error, \
+        search.error
+
