@@ -75,6 +75,7 @@ from phoneshell.runner.endstate import (
     unreadable,
 )
 from phoneshell.runner.folder import write_note
+from phoneshell.runner.fresh_folder import fresh_folder
 from phoneshell.runner.owner import OwnerWatch
 from phoneshell.runner.plan import AttemptPlan, audit_slice, enter_phase
 from phoneshell.runner.rig import Rig, RigDown, after_whom, check_rig
@@ -192,7 +193,7 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
     the row) still gives the attempt its row (`ending.fell`): one place, so no later change to
     the phases can lose one.
     """
-    plan.folder.mkdir(parents=True, exist_ok=True)
+    planted = fresh_folder(plan.folder)  # never one an earlier agent filled
     played = Played(time.time(), rig.audit_mark(plan.run_dir), watch_around(rig, agent))
     after_agent = functools.partial(_after_agent, rig, plan, played.mark)
     log = LogWatch(rig.bridge.writer, plan.run_id, isinstance(agent, CommandAgent))
@@ -206,6 +207,8 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
     except Exception as exc:  # noqa: BLE001 - every attempt gets a row; the run goes on
         row = (row_of(plan, agent.name, played) if _unwritten(plan, played, log, exc) else
                fell(plan, rig, agent.name, played, exc))
+    if planted:
+        row = row.model_copy(update={"notes": (*row.notes, planted)})
     scored = played.evidence if row.evidence and not row.skipped else None
     return AttemptResult(row, played.rig_down, scored, played.stopped())
 
