@@ -16,6 +16,7 @@ from phoneshell.device import ProbeError
 from phoneshell.errors import DeviceError
 from phoneshell.records import (
     PhoneStart,
+    RecordError,
     StartCount,
     file_size,
     phone_start_name,
@@ -45,14 +46,22 @@ def keep_start(rig: Rig, run_id: str, counts: Counts) -> tuple[bool, str]:
     is nothing to say).
 
     Raises:
-        RecordError: the folder's record cannot be read, or written.
+        OSError: the run folder refused the record (`unwritten.folder_error` says it).
     """
     with rig.under_run(run_id, "probe"):
         key = phone_key(rig)
     run_dir = rig.bridge.writer.runs_dir / run_id
     path = run_dir / phone_start_name(key)
     if path.exists():
-        return True, _resume_from(rig, read_record(path, PhoneStart), counts, path)
+        try:
+            record = read_record(path, PhoneStart)
+        except RecordError as exc:
+            return False, (f"what the phone held when the run began cannot be read ({exc}): its "
+                           "counts are taken again now, so what its agents left or deleted "
+                           "before the resume is taken for the phone's own")
+        return True, _resume_from(rig, record, counts, path)
+    if not run_dir.is_dir():  # a replay that keeps no folder of its own
+        return True, ""
     if file_size(run_dir / RESULTS):
         return False, (
             f"this run's folder keeps no record of what the phone held when the run began "

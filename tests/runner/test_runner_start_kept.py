@@ -76,13 +76,13 @@ AGENT = Path(__file__).with_name("deletes_then_waits.py")
 
 
 @pytest.mark.slow  # two whole runs of the CLI on a standalone simulator
-@pytest.mark.parametrize("kept", [True, False])
+@pytest.mark.parametrize("kept", ["kept", "gone", "garbled"])
 def test_a_resumed_run_starts_from_what_the_run_first_counted_not_from_its_agents_work(
-        tmp_path: Path, environments: Path, kept: bool) -> None:
+        tmp_path: Path, environments: Path, kept: str) -> None:
     # RT144-2: the note is deleted by the run's agent, the run is stopped, and the resume must
     # not count the phone afresh (it would take the deletion for the phone's own lack). A
-    # folder from before the record was kept (`kept` False) resumes counting afresh, and says
-    # what it cannot know.
+    # folder from before the record was kept, or with one that cannot be read, resumes
+    # counting afresh, and says what it cannot know.
     runs, mark = tmp_path / "runs", tmp_path / "waiting"
     tasks = [str(environments / f"{t}.yaml")
              for t in ("notes.create_titled", "calculator.arithmetic", "notes.search")]
@@ -96,15 +96,18 @@ def test_a_resumed_run_starts_from_what_the_run_first_counted_not_from_its_agent
         start = read_record(found[0], PhoneStart)
         assert any(c.name == "notes_titled" and c.arg == NOTE and c.value == 1
                    for c in start.counts), start
-        if not kept:
+        if kept == "gone":
             found[0].unlink()
+        elif kept == "garbled":
+            found[0].write_text("{")
         resumed = run_cli("run", "--resume", "R", "--device", url, "--runs", str(runs))
     said = resumed.stdout + resumed.stderr
     assert resumed.returncode == 1, said
     search = next(r for r in read_results(runs / "R" / "results.jsonl")
                   if r.task_id == "notes.search")
-    if not kept:
-        assert "keeps no record of what the phone held when the run began" in said, said
+    if kept != "kept":
+        assert ("keeps no record of what the phone held when the run began" if kept == "gone"
+                else "what the phone held when the run began cannot be read") in said, said
         assert search.skipped, search
         return
     assert f"notes_titled('{NOTE}') 1 then, 0 now" in said, said
