@@ -126,7 +126,7 @@ def test_a_body_of_many_keys_is_refused_quickly() -> None:
 
 def test_a_body_of_strings_left_open_is_read_in_one_pass() -> None:
     # every quote of \"\"\"... could start a string read to the end: 80 KB once took 32 s
-    body = b'{"a":' + b'\\"' * 400_000
+    body = b'{"a":' + b'\\"' * 40_000
     started = time.monotonic()
     try:
         decode_body(body)
