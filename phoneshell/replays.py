@@ -352,9 +352,11 @@ def share_out(swappers: Sequence[Swapper], jobs: Sequence[Callable[[Swapper], li
               progress: Progress = lambda line: None) -> list[list[R]]:
     """Run each job on whichever phone is free; results in job order.
 
-    With several phones, the jobs run on worker threads and this (main) thread waits, as a
-    run's several phones do (`runner.run`): a first Ctrl-C (SIGTERM, SIGHUP) hands out no more
-    jobs and marks every phone stopped (what is left of a job in flight, and every job not
+    The jobs run on worker threads, one a phone, and this (main) thread waits, as a run's
+    several phones do (`runner.run`); with one phone too, or a Ctrl-C landing between two
+    finishes on this thread lost the one just played and ended the command without its
+    summary. A first Ctrl-C (SIGTERM, SIGHUP) hands out no more jobs and marks every phone
+    stopped (what is left of a job in flight, and every job not
     handed out, is listed as not run: interrupted), waits for the attempts in flight to end, and
     returns for the summary to be printed; a second leaves them, and the phones are closed under
     them (the worker threads are daemons)."""
@@ -370,9 +372,6 @@ def share_out(swappers: Sequence[Swapper], jobs: Sequence[Callable[[Swapper], li
                 return
             done[index] = jobs[index](swapper)
 
-    if len(swappers) == 1:
-        work(swappers[0])
-        return [rows or [] for rows in done]
     finished = threading.Semaphore(0)
 
     def run(swapper: Swapper) -> None:

@@ -4,6 +4,8 @@ graded, is not scored (and counts as wrong), and a phone that goes down stops th
 from __future__ import annotations
 
 import json
+import os
+import signal
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from dataclasses import replace
@@ -139,3 +141,26 @@ def test_the_full_matrix_counts_the_acceptances_nobody_predicted(tmp_path: Path)
     text = run_cli("swap", "--all", str(tasks), "--runs", str(tmp_path / "runs"))
     assert "2 pair(s): 0 compatible, 2 incompatible; 2 accepted, 0 not scored" in text.stdout
     assert "negative accuracy 0.0%" in text.stdout, text.stdout
+
+
+def test_a_stop_between_two_finishes_on_one_phone_ends_them_as_not_run(
+        swapper: tuple[SimServer, Swapper], suite: dict[str, Task]) -> None:
+    # With one phone the finishes ran on the thread a Ctrl-C or SIGTERM lands on: one landing
+    # between two finishes lost the one just played and left the command with "stopped by
+    # SIGTERM" and no summary, where several phones say what was not run.
+    _, swap = swapper
+    pairs = [(suite["multi.app_switch"], suite["calculator.arithmetic"]),
+             (suite["notes.search"], suite["notes.create_titled"]),
+             (suite["settings.wifi.switch_visible"], suite["settings.search.wifi"])]
+    lines: list[str] = []
+
+    def progress(line: str) -> None:
+        lines.append(line)
+        if len(lines) == 1:  # the first pair's line said: Ctrl-C, to this process
+            os.kill(os.getpid(), signal.SIGINT)
+
+    results = swap_pairs([swap], pairs, progress)
+    assert len(results) == 3
+    assert results[0].scored, "the pair played before the stop keeps its result"
+    assert swap.stopped == "interrupted (Ctrl-C)"
+    assert [r.skip_reason for r in results[2:]] == [f"not scored: not run: {swap.stopped}"]
