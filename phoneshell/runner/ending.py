@@ -93,6 +93,9 @@ def tear_down(plan: AttemptPlan, rig: Rig, p: Played, owner: OwnerWatch | None,
                 task, p.evidence, teardown, verdict, p.skip_reason,
                 lambda: audit_slice(rig, plan, p.mark)[0], f"{task.id} attempt {plan.attempt}",
                 passes=verdict is not None and overrule(verdict, p.result, p.over).passed)
+        elif owner is not None and not (p.rig_down or p.interrupted):
+            # no agent ran, but its teardown may have dug out what an earlier agent planted
+            owner.cleared(task, f"{task.id} attempt {plan.attempt}")
         rig.bridge.clear_context()
         p.teardown = teardown
 

@@ -308,9 +308,28 @@ class OwnerWatch:
                              "not show cannot be read" if item else f"{why}; nothing deletes it")
         if blame:
             self.said.extend(f"{who}: {why}" for why in blame)
+        self.cleared(task, who, read=set(ask))
         if evidence is not None and teardown.ok and not teardown.left:
             self.vouched += 1  # a teardown that left something left it unread
         return Harm("; ".join(blame), tuple(lines), "; ".join(unscored))
+
+    def cleared(self, task: Task, who: str, read: frozenset[str] | set[str] = frozenset()
+                ) -> None:
+        """After attempt `who`, with or without its agent: read again each collection left
+        holding what agents planted (`planted`) in its task's app, unless `read` after it
+        already. Its own steps there (a teardown digging out what an agent buried) may have
+        deleted it, and the attempts after it are then scored as usual. Reads only while
+        something is planted there."""
+        for name in sorted(n for n in self.planted if OWNED.get(n) == task.app and n not in read
+                           and n in self.known):
+            try:
+                again = take_counts(self.rig, [_need(name)])[_need(name)]
+            except (*RIG_DOWN, PhoneshellError):
+                continue  # still planted: the attempts after it are not scored, as said
+            if again.rows is not None and left_by_agents(name, self.start[name], again,
+                                                         who) == "":
+                self.known[name] = self.last[name] = again
+                self.planted.pop(name, None)
 
     def _mark_planted(self, name: str, count: Count, who: str) -> None:
         """Keep, or forget, that collection `name`, now as `count`, holds rows the run did not

@@ -506,10 +506,11 @@ def test_a_city_the_runs_agent_deleted_from_world_clock_fails_its_attempt_and_co
 AGENTS.register("maker")(lambda arg: Detour("maker", new_note(NOTE), NOTES))
 
 
-def test_what_a_task_starts_from_some_of_that_the_phone_lacked_is_deleted_when_the_run_ends(
+def test_what_a_task_starts_from_some_of_that_the_phone_lacked_is_deleted_by_the_run(
         tmp_path: Path, environments: Path) -> None:
-    # The phone had no such note before the run; an agent of the run made one. Only its agents
-    # acted since, so the run deletes it when it ends, and the phone is as it found it.
+    # The phone had no such note before the run; an agent of the run made one. The owner watch
+    # deletes it after that agent's attempt (red team 141: nothing an agent adds is taken for
+    # the owner's), so the run ends with the phone as it found it.
     tasks = tmp_path / "tasks"
     tasks.mkdir()
     (tasks / "a.yaml").write_text((environments / "settings.about.reach.yaml").read_text())
@@ -523,8 +524,8 @@ def test_what_a_task_starts_from_some_of_that_the_phone_lacked_is_deleted_when_t
         run_suite(RunOptions(paths=(str(tasks),), agent="maker", device=sim.url,
                              runs_dir=tmp_path, run_id="R"), lines.append)
         assert run_probe(phone, "notes_titled", NOTE) == 0
-    assert any(line.startswith(f"phone-1: deleted notes_titled('{NOTE}') 1 this run's agents "
-                               "left") for line in lines), lines
+    assert any(f"'{NOTE} | " in line and line.endswith("all were put back as the run found them")
+               for line in lines), lines
 
 
 def test_a_count_the_run_read_before_blames_an_earlier_agent_whatever_stopped_it() -> None:

@@ -70,7 +70,9 @@ def test_a_file_name_with_newlines_is_shown_quoted_on_one_line(tmp_path: Path) -
         f"{shown_name}: not sealed (it was added or rewritten outside the run)")
     shown = phoneshell("report", str(run), "--unverified")
     text = shown.stdout + shown.stderr
-    warned = [line for line in text.splitlines() if "UNVERIFIED" in line]
-    assert len(warned) == 1 and warned[0].endswith(
+    warned = [line for line in text.splitlines() if shown_name in line]
+    assert len(warned) == 1 and "UNVERIFIED" in warned[0] and warned[0].endswith(
         f"{shown_name}: not sealed (it was added or rewritten outside the run)"), text
+    assert any(line.strip().startswith("UNVERIFIED: 1 file(s) do not match")
+               for line in text.splitlines()), text  # and the run's own figures say so
     assert "hint: nothing to see" not in text.replace(shown_name, "")
