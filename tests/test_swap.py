@@ -32,6 +32,13 @@ def swap_pairs(swappers: list[Swapper], pairs: list[tuple[Task, Task]],
     return play_swaps(swappers, chosen, progress).pairs
 
 
+def three_pairs(suite: dict[str, Task]) -> list[tuple[Task, Task]]:
+    """Three pairs of the suite, each quick to play."""
+    return [(suite["multi.app_switch"], suite["calculator.arithmetic"]),
+            (suite["notes.search"], suite["notes.create_titled"]),
+            (suite["settings.wifi.switch_visible"], suite["settings.search.wifi"])]
+
+
 @pytest.fixture
 def swapper(tmp_path: Path) -> Iterator[tuple[SimServer, Swapper]]:
     with SimServer() as sim, open_rig(sim.url, tmp_path, timeout_s=10,
@@ -53,9 +60,7 @@ def test_a_finish_whose_screen_came_back_cut_off_is_not_scored(
 def test_a_phone_that_goes_down_stops_the_swaps(swapper: tuple[SimServer, Swapper],
                                                 suite: dict[str, Task]) -> None:
     sim, swap = swapper
-    pairs = [(suite["multi.app_switch"], suite["calculator.arithmetic"]),
-             (suite["notes.search"], suite["notes.create_titled"]),
-             (suite["settings.wifi.switch_visible"], suite["settings.search.wifi"])]
+    pairs = three_pairs(suite)
     lines: list[str] = []
 
     def progress(line: str) -> None:
@@ -149,9 +154,7 @@ def test_a_stop_between_two_finishes_on_one_phone_ends_them_as_not_run(
     # between two finishes lost the one just played and left the command with "stopped by
     # SIGTERM" and no summary, where several phones say what was not run.
     _, swap = swapper
-    pairs = [(suite["multi.app_switch"], suite["calculator.arithmetic"]),
-             (suite["notes.search"], suite["notes.create_titled"]),
-             (suite["settings.wifi.switch_visible"], suite["settings.search.wifi"])]
+    pairs = three_pairs(suite)
     lines: list[str] = []
 
     def progress(line: str) -> None:
