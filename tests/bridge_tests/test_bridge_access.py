@@ -15,6 +15,7 @@ import pytest
 import wda
 from bridge_rig import CONTROL_HEADER, Rig, request, start_bridge
 
+from bridge.gate import MAX_BODY_BYTES
 from bridge.proxy import AGENT_READS_AT_ONCE, BridgeServer
 from phoneshell.audit import actions, read_audit, refusals
 from phoneshell.errors import BridgeError
@@ -155,7 +156,7 @@ def test_a_strangers_body_is_never_read(guarded: Rig) -> None:
         reply = b""
         while chunk := conn.recv(4096):  # the bridge closes the connection after it
             reply += chunk
-        assert reply.split(b" ")[1] == b"400" and b"over 67,108,864" in reply
+        assert reply.split(b" ")[1] == b"400" and f"over {MAX_BODY_BYTES:,}".encode() in reply
 
 
 def test_a_bridge_without_a_token_grants_nothing(sim: SimServer, tmp_path: Path) -> None:
