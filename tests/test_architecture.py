@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 import phoneshell
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -93,6 +95,7 @@ def test_records_and_the_vocabulary_are_leaves() -> None:
     assert {f: n for f, n in used.items() if n} == {}
 
 
+@pytest.mark.slow  # 3.1 s measured: the README's command stays quick
 def test_the_error_tree_names_every_error() -> None:
     drawn = ast.get_docstring(ast.parse((ROOT / "phoneshell" / "errors.py").read_text())) or ""
     bases = {"PhoneshellError", "DeviceError", "BridgeError", "RunError", "StepError",

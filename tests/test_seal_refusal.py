@@ -50,6 +50,7 @@ def added_to_a_sealed_attempt(run: Path) -> None:
     (run / "attempts" / "t" / "1" / "evidence" / "extra.json").write_text("{}")
 
 
+@pytest.mark.slow  # 1.9 s measured: the README's command stays quick
 def test_a_run_killed_between_two_seals_is_told_from_an_edit(tmp_path: Path) -> None:
     run, _, _ = sealed_run(tmp_path)
     killed(run)

@@ -97,6 +97,7 @@ def test_a_check_that_raises_while_grading_is_not_scored(
         "2 not scored (2 could not be graded)"), summary_lines(report, full=False)
 
 
+@pytest.mark.slow  # 2.4 s measured: the README's command stays quick
 def test_pairs_are_shared_out_between_phones(tmp_path: Path, suite: dict[str, Task]) -> None:
     pairs = [(suite["multi.app_switch"], suite["calculator.arithmetic"]),
              (suite["settings.wifi.switch_visible"], suite["settings.search.wifi"]),

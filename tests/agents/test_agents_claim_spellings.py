@@ -27,6 +27,7 @@ BATTERY = "settings.battery.percentage"
 
 @pytest.mark.parametrize(("where", "status", "number"), [
     ("stdout", " DONE ", ""), ("file", "Done", ""), ("stdout", "done", "fraction")])
+@pytest.mark.slow  # 1.7 s measured: the README's command stays quick
 def test_a_number_answer_and_a_status_spelled_its_own_way_are_the_claim_graded(
         rig: Rig, tmp_path: Path, suite: dict[str, Task], where: str, status: str,
         number: str) -> None:

@@ -150,6 +150,7 @@ def test_finish_writes_the_claim_file(tmp_path: Path) -> None:
     assert bad.returncode == 2 and "invalid choice: 'maybe'" in bad.stderr
 
 
+@pytest.mark.slow  # 1.5 s measured: the README's command stays quick
 def test_a_command_out_of_time_is_stopped_and_never_passes(rig: Rig, tmp_path: Path,
                                                             suite: dict[str, Task]) -> None:
     # Setup already leaves the About page showing, so the checks pass with nothing done...
@@ -361,6 +362,7 @@ def test_the_task_file_is_handed_on_only_when_the_harness_asks(
      "os.environ['PHONESHELL_ATTEMPT_DIR'], str(n)), 'w').close()",
      "it made more than 50 files in its folder"),
 ])
+@pytest.mark.slow  # 2.4 s measured: the README's command stays quick
 def test_an_agent_that_floods_its_folder_is_stopped_and_fails(
         rig: Rig, tmp_path: Path, suite: dict[str, Task], monkeypatch: pytest.MonkeyPatch,
         limit: str, value: int, script: str, why: str) -> None:
@@ -373,6 +375,7 @@ def test_an_agent_that_floods_its_folder_is_stopped_and_fails(
     assert why in row.error
 
 
+@pytest.mark.slow  # 1.5 s measured: the README's command stays quick
 def test_an_agent_stopped_for_its_limits_fails_though_it_did_the_task(
         rig: Rig, tmp_path: Path, suite: dict[str, Task],
         monkeypatch: pytest.MonkeyPatch) -> None:

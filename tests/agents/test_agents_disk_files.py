@@ -63,6 +63,7 @@ def test_a_program_that_makes_the_disks_last_files_is_stopped_and_they_are_delet
         assert free_files is not None and free_files > 2900, free_files
 
 
+@pytest.mark.slow  # 2.5 s measured: the README's command stays quick
 def test_files_the_machine_takes_in_a_confined_turn_are_not_its_failure(
         tmp_path: Path, bwrap: Sandbox) -> None:
     """Something else on the machine makes the disk's files while the program waits: the turn

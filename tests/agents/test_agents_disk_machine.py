@@ -114,6 +114,7 @@ def full_while_it_prints(disk: Path, give_back: bool) -> Callable[[Path], None]:
     return on_start
 
 
+@pytest.mark.slow  # 2.4 s measured: the README's command stays quick
 def test_its_output_the_full_disk_refused_is_not_its_failure_when_the_disk_stays_full(
         disk: Path, bwrap: Sandbox, monkeypatch: pytest.MonkeyPatch) -> None:
     """No watch between (only the look after its turn): only the refused copy shows it."""

@@ -90,6 +90,7 @@ def rig(tmp_path: Path) -> Iterator[tuple[SimServer, Rig]]:
         yield sim, found
 
 
+@pytest.mark.slow  # 2.1 s measured: the README's command stays quick
 def test_the_server_lists_the_registry_tools(rig: tuple[SimServer, Rig]) -> None:
     async def listed() -> tuple[list[object], list[str]]:
         async with stdio_client(server(rig[1].bridge.url, {"PHONESHELL_VISION": "1"})) as (
@@ -133,6 +134,7 @@ def test_three_suite_tasks_through_mcp_with_every_action_audited(
     assert aimed == agent.taps, "each tap landed where the observation put the element"
 
 
+@pytest.mark.slow  # 2.8 s measured: the README's command stays quick
 def test_a_model_held_to_its_calls_is_within_the_logs_count(
         rig: tuple[SimServer, Rig], tmp_path: Path, suite: dict[str, Task]) -> None:
     """Red team 73: five open_app calls with a name that is not an app's, then the task, 13
@@ -174,6 +176,7 @@ def test_the_budget_is_enforced_and_recorded(rig: tuple[SimServer, Rig],
     assert claim is not None and (claim.status, claim.summary) == ("gave_up", "budget")
 
 
+@pytest.mark.slow  # 1.8 s measured: the README's command stays quick
 def test_past_the_budget_a_malformed_done_is_refused_and_not_counted(
         rig: tuple[SimServer, Rig], tmp_path: Path) -> None:
     env = {MAX_STEPS: "1", ATTEMPT_DIR: str(tmp_path), CLAIM_FILE: str(tmp_path / "claim.json")}
@@ -218,6 +221,7 @@ def test_a_done_with_nulls_is_a_claim_as_the_claim_file_reads_it(rig: tuple[SimS
     assert use is not None and (use.turns, use.out_of_turns) == (1, False)
 
 
+@pytest.mark.slow  # 2.0 s measured: the README's command stays quick
 def test_what_a_model_sends_on_purpose_is_an_error_it_is_told(rig: tuple[SimServer, Rig],
                                                                tmp_path: Path) -> None:
     env = {ATTEMPT_DIR: str(tmp_path), CLAIM_FILE: str(tmp_path / "claim.json")}

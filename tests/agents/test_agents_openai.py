@@ -292,6 +292,7 @@ def test_a_reply_cut_off_or_garbled_after_acting_is_a_failure(
 
 @pytest.mark.parametrize("model", ["stand-in-trickle", "stand-in-error-trickle",
                                    "stand-in-head-trickle"])
+@pytest.mark.slow  # 3.3 s measured: the README's command stays quick
 def test_a_reply_sent_a_byte_at_a_time_ends_on_the_turns_clock(
         model: str, endpoint: StandIn, tmp_path: Path, suite: dict[str, Task]) -> None:
     """The socket's timeout holds for each read: a reply trickled in outlasted any budget, an

@@ -137,6 +137,7 @@ def test_a_program_only_root_can_read_is_said_before_it_starts(
     assert "chmod o+r" in row.skip_reason
 
 
+@pytest.mark.slow  # 2.3 s measured: the README's command stays quick
 def test_an_honest_agent_reads_names_and_tls_and_a_deep_tree_it_leaves_is_taken_back(
         bwrap: Sandbox, tmp_path: Path, suite: dict[str, Task]) -> None:
     """Not root, the agent still reads /etc (names, TLS roots, its own user: bubblewrap made

@@ -12,6 +12,7 @@ from cli_process import run_cli
 from phoneshell.agents import make_agent
 
 
+@pytest.mark.slow  # 2.1 s measured: the README's command stays quick
 @pytest.mark.parametrize("name", ["null", "solution", "open-app"])
 def test_an_argument_to_an_agent_that_takes_none_is_refused(tmp_path: Path, name: str) -> None:
     done = run_cli("run", "environments", "--task", "calculator.arithmetic", "--agent",

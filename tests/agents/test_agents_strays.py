@@ -93,6 +93,7 @@ def test_orphans_that_exit_leave_the_harness_no_pile_of_dead_children(
     assert _dead_children() == 0
 
 
+@pytest.mark.slow  # 2.6 s measured: the README's command stays quick
 def test_a_comet_left_behind_is_stopped_by_the_sweep_and_named(
         comet: Path, tmp_path: Path) -> None:
     """Read /proc, then kill by pid, and the comet is gone by the time it is read, its next
@@ -125,6 +126,7 @@ def attempt(rig: Rig, tmp_path: Path, task: Task, line: str) -> ResultRow:
 CLAIM = "echo '{\"status\": \"done\", \"summary\": \"left\"}'"
 
 
+@pytest.mark.slow  # 2.3 s measured: the README's command stays quick
 def test_a_comet_an_agent_leaves_dies_with_its_turn_and_is_said(
         comet: Path, rig: Rig, tmp_path: Path, suite: dict[str, Task]) -> None:
     """In its PID namespace the kernel kills the comet when the command line ends (where none

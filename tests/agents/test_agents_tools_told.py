@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from agents.screen_script import find_row
 
 from phoneshell.agents.observation import build_observation
@@ -55,6 +56,7 @@ def test_typing_past_the_80th_character_is_a_change_and_read_gives_the_whole_not
         "read: 'start' must be at least 0; got -1")
 
 
+@pytest.mark.slow  # 1.9 s measured: the README's command stays quick
 def test_a_long_list_says_it_goes_on_and_its_end_does_not(tools: PhoneTools,
                                                           reference: Path) -> None:
     # UIKit loads only the cells on screen: nothing of Settings' list lies past the bottom

@@ -119,6 +119,7 @@ def test_a_finish_two_tasks_make_is_played_once(swapper: Swapper,
      "the agent typed: 'benchmark-test (v1)' into"),
     ("files.browse_tab", "echo", "echo:search:Browse", "matched nothing"),
 ], ids=["hedging", "labelled", "exact-text", "typed-is-not-shown"])
+@pytest.mark.slow  # 4.6 s measured: the README's command stays quick
 def test_the_suite_task_rejects_the_cheap_finish_for_the_hardened_reason(
         swapper: Swapper, suite: dict[str, Task], task_id: str, family: AttackFamily,
         attack: str, because: str) -> None:
@@ -127,6 +128,7 @@ def test_the_suite_task_rejects_the_cheap_finish_for_the_hardened_reason(
     assert result.scored and not result.passed and because in result.detail, result.detail
 
 
+@pytest.mark.slow  # 2.7 s measured: the README's command stays quick
 def test_residue_finds_the_tab_an_earlier_attempt_left_and_not_after_the_setup_fix(
         swapper: Swapper, suite: dict[str, Task]) -> None:
     task = suite["clock.tab.timers"]

@@ -156,6 +156,7 @@ def _typed(rig: Rig) -> str:
     return field.text
 
 
+@pytest.mark.slow  # 3.4 s measured: the README's command stays quick
 def test_typing_a_novel_is_refused_and_a_long_text_is_typed(rig: Rig) -> None:
     """Over `MAX_TYPED_CHARS` a request, or slower than WDA's 60 a second makes them take, is
     refused and types nothing; the limit itself is typed whole (through every typing route)."""

@@ -37,6 +37,7 @@ def taps(rig: Rig, attempt: int, count: int) -> None:
     rig.bridge.revoke_agent()
 
 
+@pytest.mark.slow  # 2.6 s measured: the README's command stays quick
 def test_frames_past_the_turns_bound_are_not_kept_and_said_once(rig: Rig,
                                                                tmp_path: Path) -> None:
     taps(rig, 1, STEPS + FRAMES_SLACK + 10)

@@ -46,6 +46,7 @@ def test_a_screenshot_refused_for_a_moment_still_makes_its_frame(rig: Rig, sim: 
     assert all(f.file and not f.error for f in frames), [f.error for f in frames]
 
 
+@pytest.mark.slow  # 2.5 s measured: the README's command stays quick
 def test_a_turn_whose_screenshots_fail_says_so_once(rig: Rig, sim: SimServer, tmp_path: Path,
                                                     caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.WARNING, logger="bridge"):

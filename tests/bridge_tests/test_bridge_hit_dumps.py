@@ -52,6 +52,7 @@ def test_a_tap_on_a_visible_scroll_indicator_is_the_rows(ios_sources: Path, dump
     assert logged.get("name") == row, (point, logged.get("type"), logged.get("name"))
 
 
+@pytest.mark.slow  # 4.8 s measured: the README's command stays quick
 def test_no_point_of_a_visible_scroll_indicator_is_logged_as_it(
         ios_dumps: tuple[Path, ...]) -> None:
     seen = 0
@@ -81,6 +82,7 @@ def test_a_tap_outside_the_share_popover_is_the_dismiss_regions(ios_sources: Pat
                                                         "dismiss popup"), point
 
 
+@pytest.mark.slow  # 4.8 s measured: the README's command stays quick
 def test_frames_in_the_popovers_own_coordinates_name_no_touch(ios_sources: Path) -> None:
     """Inside the popover a touch is logged as no element of its remote contents (their frames
     say nothing of where they are on screen): never a cell, a button or a caption."""

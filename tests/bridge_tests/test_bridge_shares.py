@@ -61,6 +61,7 @@ def size(rig: Rig) -> int:
     return (rig.runs / "R" / "audit.jsonl").stat().st_size
 
 
+@pytest.mark.slow  # 1.8 s measured: the README's command stays quick
 def test_an_agent_past_its_share_is_cut_off_and_the_rest_is_counted_not_logged(
         cut: Rig) -> None:
     url = cut.bridge.grant_agent()

@@ -40,6 +40,7 @@ def _route(kind: str, x: float, y: float) -> tuple[str, dict[str, object]]:
     return "/actions", {"actions": [touch(x, y)]}
 
 
+@pytest.mark.slow  # 2.9 s measured: the README's command stays quick
 @pytest.mark.parametrize("kind", ["tap", "hold", "drag", "w3c"])
 def test_a_touch_half_a_point_from_an_edge_is_logged_where_it_lands(rig: Rig,
                                                                      kind: str) -> None:

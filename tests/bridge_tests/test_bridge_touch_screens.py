@@ -105,6 +105,7 @@ def _wrong(server: SimServer) -> tuple[int, list[str]]:
     return checked, wrong
 
 
+@pytest.mark.slow  # 3.0 s measured: the README's command stays quick
 def test_a_tap_on_a_control_on_top_is_logged_as_it_on_every_screen(
         sim: tuple[SimServer, wda.Client]) -> None:
     server, client = sim

@@ -107,6 +107,7 @@ CAPITALISED = f"T{SENTENCE[1:]}."
     "\n".join([SENTENCE] * 9), " ".join([CAPITALISED] * 9),
     "\n".join([CAPITALISED] * 4 + [SENTENCE] * 5), " ".join([SENTENCE] * 9),
 ], ids=["one-a-line", "nine-sentences", "mixed", "run-on"])
+@pytest.mark.slow  # 1.9 s measured: the README's command stays quick
 def test_notes_nine_copies_laid_out_any_way_pass(text: str, sim: SimServer, tmp_path: Path,
                                                  suite: dict[str, Task]) -> None:
     assert finish("notes.type_long", new_note(text), sim, tmp_path, suite) == {}
@@ -115,6 +116,7 @@ def test_notes_nine_copies_laid_out_any_way_pass(text: str, sim: SimServer, tmp_
 @pytest.mark.parametrize("text", [
     "\n".join([SENTENCE] * 8), "\n".join([SENTENCE] * 10), " ".join([CAPITALISED] * 9) + " ok",
 ], ids=["eight", "ten", "more-after"])
+@pytest.mark.slow  # 1.6 s measured: the README's command stays quick
 def test_notes_not_nine_copies_alone_fails(text: str, sim: SimServer, tmp_path: Path,
                                            suite: dict[str, Task]) -> None:
     failed = finish("notes.type_long", new_note(text), sim, tmp_path, suite)

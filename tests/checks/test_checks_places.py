@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import wda
 from played_finish import failed_checks, played
 
@@ -66,6 +67,7 @@ def word_held(c: wda.Client) -> None:
     s.tap_hold(word.x + 20, word.y + 20, 1.0)
 
 
+@pytest.mark.slow  # 2.9 s measured: the README's command stays quick
 def test_a_note_titled_as_the_menu_item_is_not_the_edit_menu(sim: SimServer, tmp_path: Path,
                                                             suite: dict[str, Task]) -> None:
     task = suite["notes.text_select"]

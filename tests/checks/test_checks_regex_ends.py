@@ -45,6 +45,7 @@ def test_the_word_with_white_space_at_its_ends_passes(text: str, sim: SimServer,
     assert row.outcome == "passed", failed_checks(row)
 
 
+@pytest.mark.slow  # 1.6 s measured: the README's command stays quick
 def test_a_second_line_still_fails_and_the_note_is_quoted(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
     failed = failed_checks(played(sim, tmp_path, suite["notes.text_select"],

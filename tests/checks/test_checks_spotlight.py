@@ -127,6 +127,7 @@ class SpotlightSearch:
         return AgentResult(ran=True, turns=1, claim=Claim(status="done"))
 
 
+@pytest.mark.slow  # 2.2 s measured: the README's command stays quick
 def test_an_honest_spotlight_search_passes_on_the_simulator(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
     for tap in (RESULT, GO):

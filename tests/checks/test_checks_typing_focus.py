@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import wda
 from attempt_rig import run_one
 from audit_logs import CALC, PREFS, SAFARI, SB, act, grade, log, tgt
@@ -39,6 +40,7 @@ class SpotlightKeys:
         return DONE
 
 
+@pytest.mark.slow  # 2.3 s measured: the README's command stays quick
 def test_keys_into_spotlight_open_its_result(sim: SimServer, tmp_path: Path,
                                              suite: dict[str, Task]) -> None:
     task = suite["system.spotlight.find_app"]

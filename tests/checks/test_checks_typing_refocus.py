@@ -92,6 +92,7 @@ STYLES = ["two_tapfield", "ret_then_tap", "ret_then_keys"]
 
 # -- honest typing in two parts passes --------------------------------------------------------
 
+@pytest.mark.slow  # 2.6 s measured: the README's command stays quick
 @pytest.mark.parametrize("style", STYLES)
 def test_settings_search_typed_in_two_parts_opens_its_result(rig, style):
     session, field = _open(rig, SETTINGS, {"className": "SearchField"})
@@ -103,6 +104,7 @@ def test_settings_search_typed_in_two_parts_opens_its_result(rig, style):
     assert passed, detail
 
 
+@pytest.mark.slow  # 2.4 s measured: the README's command stays quick
 @pytest.mark.parametrize("style", STYLES)
 def test_maps_search_typed_in_two_parts_is_typed_into(rig, style):
     session, field = _open(rig, MAPS, {"className": "SearchField"})
@@ -123,6 +125,7 @@ def test_safari_address_typed_in_two_parts_around_a_tap_loads_the_page(rig):
 
 # -- nothing the phone did not hold is carried ------------------------------------------------
 
+@pytest.mark.slow  # 2.5 s measured: the README's command stays quick
 @pytest.mark.parametrize("style", ["ret_then_tap", "ret_then_keys"])
 def test_safari_address_after_its_return_holds_the_loaded_page_not_the_text(rig, style):
     """Return loads the first part; the address then shows that page, and typing replaces it:

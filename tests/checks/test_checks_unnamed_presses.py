@@ -91,6 +91,7 @@ def hold_slide_recover(c: wda.Client) -> None:
          "actions": steps}]})
 
 
+@pytest.mark.slow  # 1.9 s measured: the README's command stays quick
 def test_recover_by_a_held_slide_is_no_note_made(sim: SimServer, tmp_path: Path,
                                                  suite: dict[str, Task]) -> None:
     task = suite["notes.create_titled"]

@@ -132,6 +132,7 @@ def another_app_between(c: wda.Client) -> None:
                                   notification_center_peek, notification_center_swiped_away,
                                   home_and_icon, deactivated,
                                   spotlight_app_result], ids=lambda p: p.__name__)
+@pytest.mark.slow  # 1.7 s measured: the README's command stays quick
 def test_an_overlay_or_home_between_backs_passes(play: Play, sim: SimServer, tmp_path: Path,
                                                  suite: dict[str, Task]) -> None:
     the_apps_own_way_back_passes(play, sim, tmp_path, suite)

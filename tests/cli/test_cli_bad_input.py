@@ -115,6 +115,7 @@ def test_ids_are_checked_as_folder_names_and_size_is_bounded(tmp_path: Path) -> 
     assert "is over the limit of 1,048,576" in out
 
 
+@pytest.mark.slow  # 2.5 s measured: the README's command stays quick
 def test_a_catastrophic_regex_fails_its_check_instead_of_hanging(tmp_path: Path) -> None:
     # `type: TextField`: what was typed into the field counts only when the check asks for it
     task = task_file(tmp_path, "typed", "  - {kind: regex_on_screen, text: '(a+)+$', "

@@ -77,6 +77,7 @@ def test_the_built_in_agents_are_there_when_the_registry_is_first_read() -> None
     assert done.stdout.split() == ["True", "True"]
 
 
+@pytest.mark.slow  # 3.5 s measured: the README's command stays quick
 def test_agents_made_at_once_by_many_threads_are_all_found() -> None:
     # the attack's phones each make the solution agent in a thread of their own, at once: a
     # thread that read the registry while another was importing the built-ins found none

@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 phoneshell = run_cli
 
 
+@pytest.mark.slow  # 5.6 s measured: the README's command stays quick
 def test_run_with_the_solution_agent_passes_and_records_everything(tmp_path: Path) -> None:
     done = phoneshell("run", "environments", "--task", "settings.about.*", "--task",
                       "calculator.arithmetic", "--runs", str(tmp_path), "--run-id", "R")
@@ -69,6 +70,7 @@ def test_bad_options_exit_2_with_a_hint(tmp_path: Path) -> None:
         bad_device.stderr
 
 
+@pytest.mark.slow  # 1.9 s measured: the README's command stays quick
 def test_an_unreachable_device_cannot_start_a_run(tmp_path: Path) -> None:
     done = phoneshell("run", "environments", "--task", "settings.about.reach", "--device",
                       "http://127.0.0.1:9", "--runs", str(tmp_path))

@@ -121,6 +121,7 @@ def test_a_second_signal_in_the_teardown_still_leaves_a_whole_record(tmp_path: P
     assert done.returncode == 1, done.stderr  # the seal holds
 
 
+@pytest.mark.slow  # 4.5 s measured: the README's command stays quick
 def test_a_stop_signal_ends_an_attack_with_what_it_did_not_play_not_scored(
         tmp_path: Path) -> None:
     """The attack stops at the finish in flight, as a run does: the rest are said not run."""

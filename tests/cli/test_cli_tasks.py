@@ -52,12 +52,14 @@ def test_check_tasks_exits_1_and_names_file_line_column(tmp_path: Path) -> None:
             "'element_exists'?") in done.stdout
 
 
+@pytest.mark.slow  # 2.2 s measured: the README's command stays quick
 def test_check_tasks_json(tmp_path: Path) -> None:
     (tmp_path / "bad.yaml").write_text(BAD)
     report = json.loads(phoneshell("check-tasks", str(tmp_path), "--format", "json").stdout)
     assert report["errors"] == 1 and report["problems"][0]["line"] == 5
 
 
+@pytest.mark.slow  # 9.5 s measured: the README's command stays quick
 def test_schema_is_valid_and_accepts_every_reference_and_suite_file(reference: Path,
                                                                     environments: Path) -> None:
     done = phoneshell("schema")
@@ -74,6 +76,7 @@ def test_schema_is_valid_and_accepts_every_reference_and_suite_file(reference: P
     assert list(validator.iter_errors(broken)), "the schema must reject an unknown check kind"
 
 
+@pytest.mark.slow  # 4.4 s measured: the README's command stays quick
 def test_schema_lists_kinds_and_steps() -> None:
     kinds = phoneshell("schema", "--kinds").stdout
     assert "element_exists_anywhere" in kinds and "regex_on_screen" in kinds
@@ -113,6 +116,7 @@ def test_implications_on_broken_files_exits_2_with_every_problem(tmp_path: Path)
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow  # 3.3 s measured: the README's command stays quick
 def test_grade_passes_fails_and_reports_json(tmp_path: Path, reference: Path) -> None:
     corpus = str(reference / "phoneshell-environments")
     good = evidence(El(type="Cell", label="Model Number, MQ163LL/A"),
@@ -133,6 +137,7 @@ def test_grade_passes_fails_and_reports_json(tmp_path: Path, reference: Path) ->
     assert data["passed"] is True and len(data["results"]) == 2
 
 
+@pytest.mark.slow  # 4.2 s measured: the README's command stays quick
 def test_grade_answer_task_and_bad_inputs(tmp_path: Path, reference: Path) -> None:
     corpus = str(reference / "phoneshell-environments")
     ev = Evidence("probe.image.one", 1.0, claim=Claim(status="done", answer="MERIDIAN"))

@@ -48,6 +48,7 @@ def test_escape_codes_in_an_agents_stderr_are_shown_not_obeyed(tmp_path: Path) -
         "1 attempt(s): 0 passed, 1 failed, 0 skipped (0% of scored)"]
 
 
+@pytest.mark.slow  # 3.2 s measured: the README's command stays quick
 def test_a_library_caller_of_run_suite_is_given_lines_already_escaped(tmp_path: Path) -> None:
     agent = f"command:{shlex.quote(sys.executable)} {HOSTILE} escapes"
     lines: list[str] = []

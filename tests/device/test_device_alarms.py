@@ -92,6 +92,7 @@ def test_nothing_to_clean_leaves_clock_on_alarms(phone, sim):
     assert stored(sim) == [] and on_alarms_tab(phone)
 
 
+@pytest.mark.slow  # 3.7 s measured: the README's command stays quick
 def test_it_stops_at_its_limit(seeded):
     many = [alarm(h, m) for h in range(0, 24) for m in (0, 20)][:MAX_DELETES + 5]
     with seeded(many) as sim:

@@ -184,6 +184,7 @@ def test_press_home_and_wait(phone: Phone) -> None:
     assert phone.foreground().bundle_id == "com.apple.springboard"
 
 
+@pytest.mark.slow  # 2.0 s measured: the README's command stays quick
 def test_setup_on_a_locked_phone_does_not_take_effect(sim: SimServer, phone: Phone) -> None:
     sim.set_faults(["locked"])
     with pytest.raises(StepError, match="did not come to the front.*the phone is locked"):

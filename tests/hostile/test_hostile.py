@@ -213,6 +213,7 @@ def test_a_process_left_behind_is_stopped_in_the_sandbox(
     assert left_behind() == "", "the sandbox ends with the agent, and all it started"
 
 
+@pytest.mark.slow  # 3.1 s measured: the README's command stays quick
 def test_a_process_left_behind_without_a_sandbox_is_stopped_after_its_turn(
         tmp_path: Path, suite: dict[str, Task]) -> None:
     # It left the agent's process group (a session of its own), so only the harness adopting

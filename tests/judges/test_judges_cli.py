@@ -15,6 +15,7 @@ from phoneshell.cli import main
 phoneshell = run_cli
 
 
+@pytest.mark.slow  # 3.8 s measured: the README's command stays quick
 def test_judgeset_prints_its_counts_by_label_type(made: Made, tmp_path: Path) -> None:
     done = phoneshell("judgeset", "--out", str(tmp_path / "set"), "--run",
                       str(made.runs / "SOL"), "--run", str(made.runs / "NUL"), "--swap",

@@ -81,6 +81,7 @@ def judged(made: Made, spec: str, out: Path, options: JudgeOptions = DEFAULTS
                  population=made.population)
 
 
+@pytest.mark.slow  # 1.8 s measured: the README's command stays quick
 def test_a_judge_that_always_says_success(made: Made, tmp_path: Path) -> None:
     result = judged(made, program(tmp_path, "always", ALWAYS), tmp_path / "out")
     assert (result.recall.rate, result.negative_accuracy.rate) == (1.0, 0.0)
@@ -92,6 +93,7 @@ def test_a_judge_that_always_says_success(made: Made, tmp_path: Path) -> None:
     assert result.ranking.mae == 0.5
 
 
+@pytest.mark.slow  # 1.8 s measured: the README's command stays quick
 def test_agenthorizons_layout_scores_the_same(made: Made, tmp_path: Path) -> None:
     result = judged(made, program(tmp_path, "mixed", MIXED), tmp_path / "out")
     assert result.invalid and 0 < result.negative_accuracy.correct < result.negatives
@@ -106,6 +108,7 @@ def test_agenthorizons_layout_scores_the_same(made: Made, tmp_path: Path) -> Non
     assert len(strict.invalid) == result.invalid
 
 
+@pytest.mark.slow  # 2.5 s measured: the README's command stays quick
 def test_a_judge_that_reads_the_labels_scores_one(made: Made, tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CHEAT_LABELS", str(made.judgeset.folder / "labels.jsonl"))
@@ -117,6 +120,7 @@ def test_a_judge_that_reads_the_labels_scores_one(made: Made, tmp_path: Path,
     assert (result.ranking.spearman, result.ranking.mae) == (1.0, 0.0)
 
 
+@pytest.mark.slow  # 1.9 s measured: the README's command stays quick
 def test_malformed_answers_count_as_wrong(made: Made, tmp_path: Path) -> None:
     result = judged(made, program(tmp_path, "bad", MALFORMED), tmp_path / "out")
     assert result.invalid == result.items == len(result.wrong)

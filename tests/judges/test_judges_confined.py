@@ -169,6 +169,7 @@ def test_the_labels_stay_hidden_inside_what_the_sandbox_shows(
         judged(made, named, tmp_path / "named")
 
 
+@pytest.mark.slow  # 2.6 s measured: the README's command stays quick
 def test_an_honest_judge_works_confined(bwrap: Sandbox, made: Made, tmp_path: Path) -> None:
     result = judged(made, program(tmp_path, "honest", HONEST), tmp_path / "out")
     assert result.missing == result.invalid == 0 and result.sandbox == "bwrap"

@@ -59,6 +59,7 @@ def seen(out: Path) -> set[str]:
     return {json.loads(p.read_text())["reasoning"] for p in (out / "results").glob("*.json")}
 
 
+@pytest.mark.slow  # 2.4 s measured: the README's command stays quick
 def test_sources_are_recorded_absolute_and_hidden_judged_from_elsewhere(
         bwrap: Sandbox, work: Path, tmp_path: Path) -> None:
     sources = json.loads((work / "JS" / "judgeset.json").read_text())["sources"]
@@ -69,6 +70,7 @@ def test_sources_are_recorded_absolute_and_hidden_judged_from_elsewhere(
     assert read_record(tmp_path / "J" / "judge.json", JudgeRun).sandbox == "bwrap"
 
 
+@pytest.mark.slow  # 2.5 s measured: the README's command stays quick
 def test_an_older_judgeset_with_relative_sources_is_read_beside_itself(
         bwrap: Sandbox, work: Path, tmp_path: Path) -> None:
     manifest = work / "JS" / "judgeset.json"
@@ -83,6 +85,7 @@ def test_an_older_judgeset_with_relative_sources_is_read_beside_itself(
     assert seen(tmp_path / "J") == {"saw nothing"}
 
 
+@pytest.mark.slow  # 2.5 s measured: the README's command stays quick
 def test_a_judgeset_copied_with_its_runs_hides_the_copies(
         bwrap: Sandbox, work: Path, tmp_path: Path) -> None:
     copy = tmp_path / "elsewhere" / "copy"
@@ -106,6 +109,7 @@ def test_a_source_found_nowhere_is_refused_confined(
     assert "not tamper-proof" in unconfined.stdout, unconfined.stderr  # judged, marked
 
 
+@pytest.mark.slow  # 1.6 s measured: the README's command stays quick
 def test_a_share_inside_a_source_is_refused(bwrap: Sandbox, work: Path,
                                             tmp_path: Path) -> None:
     done = judge(work / "JS", tmp_path / "J", work / "runs" / "SOL" / "attempts", tmp_path)

@@ -107,6 +107,7 @@ def test_an_endpoint_that_never_answers_leaves_items_unanswered(
     assert answer["status"] == "error" and "HTTP 429" in answer["problem"]
 
 
+@pytest.mark.slow  # 1.9 s measured: the README's command stays quick
 def test_the_cli_judges_scores_and_reports(made: Made, stand_in: JudgeStandIn,
                                            tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONWARNINGS": "error", "PHONESHELL_OPENAI_BASE_URL": stand_in.url,
@@ -128,6 +129,7 @@ def test_the_cli_judges_scores_and_reports(made: Made, stand_in: JudgeStandIn,
     assert page.count('class="side"') == len(made.labels)
 
 
+@pytest.mark.slow  # 1.5 s measured: the README's command stays quick
 def test_a_judge_reply_whose_headers_trickle_ends_on_the_judges_clock(
         made: Made, stand_in: JudgeStandIn) -> None:
     """The judge's client reads as the agents' does: one deadline for the whole exchange, so a

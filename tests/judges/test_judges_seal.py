@@ -68,6 +68,7 @@ def test_lines_the_seal_does_not_hold_are_never_shown(made: Made, tmp_path: Path
     assert shown_frames(tmp_path / "set") == shown_frames(tmp_path / "honest")
 
 
+@pytest.mark.slow  # 2.4 s measured: the README's command stays quick
 def test_a_resumed_run_goes_on_sealing_its_frames(made: Made, tmp_path: Path, sim: SimServer,
                                                  signing_key: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:

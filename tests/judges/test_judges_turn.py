@@ -85,6 +85,7 @@ def test_a_judge_that_fills_its_folder_just_before_it_answers_is_stopped(
                                   "folder; what it wrote into its folder was deleted"), reply
 
 
+@pytest.mark.slow  # 2.6 s measured: the README's command stays quick
 def test_what_a_judge_leaves_running_is_stopped_and_said(
         made: Made, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Unconfined, in its PID namespace the kernel kills the stray when the command line ends

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from phones.usbmuxd_standin import OLD_UDID, UDID, UsbmuxdStandin
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -23,6 +24,7 @@ def phoneshell(*args: str, usbmuxd: str | None = None) -> subprocess.CompletedPr
                           text=True, cwd=ROOT, env=env, timeout=120)
 
 
+@pytest.mark.slow  # 1.5 s measured: the README's command stays quick
 def test_devices_lists_the_phones(usbmuxd: UsbmuxdStandin) -> None:
     done = phoneshell("devices", usbmuxd=usbmuxd.path)
     assert done.returncode == 0, done.stderr

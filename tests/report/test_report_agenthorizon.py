@@ -44,6 +44,7 @@ def manifest(folder: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in (folder / "manifest.jsonl").read_text().splitlines()]
 
 
+@pytest.mark.slow  # 1.6 s measured: the README's command stays quick
 def test_export_writes_the_manifest_and_one_verdict_per_item(swap_files: dict[str, Path],
                                                              tmp_path: Path) -> None:
     out = tmp_path / "ah"
@@ -105,6 +106,7 @@ def test_missing_and_non_boolean_verdicts_count_as_incorrect(swap_files: dict[st
     assert stray.returncode == 2 and "not-an-item.json is not an item" in stray.stderr
 
 
+@pytest.mark.slow  # 1.7 s measured: the README's command stays quick
 def test_unscored_pairs_and_figures_that_disagree(tmp_path: Path) -> None:
     pairs = [{"implied": "a", "by": "b", "compatible": True, "accepted": True, "by_passed": True},
              {"implied": "b", "by": "a", "compatible": True, "accepted": False,

@@ -7,6 +7,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from report.report_rig import LIAR_COMMAND, LIE, phoneshell
 
 from phoneshell.evidence import Claim
@@ -24,6 +25,7 @@ def test_a_command_agent_that_claims_done_and_does_nothing_is_100_percent_false(
     assert [r.claim.status if r.claim else None for r in rows] == ["done"] * 4
 
 
+@pytest.mark.slow  # 1.9 s measured: the README's command stays quick
 def test_an_agent_that_claims_done_and_does_nothing_is_100_percent_false(
         runs: dict[str, Path]) -> None:
     done = phoneshell("report", str(runs["LIAR"]))
@@ -42,6 +44,7 @@ def test_an_agent_that_claims_done_and_does_nothing_is_100_percent_false(
                for r in read_results(runs["LIAR"] / "results.jsonl"))
 
 
+@pytest.mark.slow  # 1.9 s measured: the README's command stays quick
 def test_claimed_failure_but_passed_and_no_claim(runs: dict[str, Path], tmp_path: Path) -> None:
     run = tmp_path / "SOL"
     shutil.copytree(runs["SOL"], run)

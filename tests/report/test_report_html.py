@@ -183,6 +183,7 @@ def _pixels(png: bytes) -> tuple[int, int, set[bytes]]:
     return width, height, seen
 
 
+@pytest.mark.slow  # 4.7 s measured: the README's command stays quick
 def test_chromium_renders_the_page(page: Path, tmp_path: Path) -> None:
     shot = tmp_path / "page.png"
     done = subprocess.run(
@@ -197,6 +198,7 @@ def test_chromium_renders_the_page(page: Path, tmp_path: Path) -> None:
 
 
 
+@pytest.mark.slow  # 4.9 s measured: the README's command stays quick
 def test_an_attempt_never_captured_says_so_and_why(tmp_path: Path) -> None:
     # (a command agent that cannot start is refused before the run now: an app the phone does
     # not have is skipped before anything is captured)

@@ -23,6 +23,7 @@ def copy_run(run: Path, to: Path) -> Path:
     return to / run.name
 
 
+@pytest.mark.slow  # 1.8 s measured: the README's command stays quick
 def test_a_scored_attempt_recorded_twice_is_refused(runs: dict[str, Path],
                                                     tmp_path: Path) -> None:
     run = copy_run(runs["NUL"], tmp_path)
@@ -69,6 +70,7 @@ def test_last_row_wins_over_skipped_rows_only(runs: dict[str, Path]) -> None:
     assert earlier  # the skipped try acted too, and is left out of the timeline
 
 
+@pytest.mark.slow  # 1.8 s measured: the README's command stays quick
 def test_changed_and_missing_task_files_are_reported_not_guessed(
         runs: dict[str, Path], tasks_dir: Path, tmp_path: Path) -> None:
     other = tmp_path / "tasks"

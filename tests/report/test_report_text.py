@@ -122,6 +122,7 @@ def test_skipped_and_never_run_attempts_are_not_in_the_denominator(
         done.stdout
 
 
+@pytest.mark.slow  # 2.2 s measured: the README's command stays quick
 def test_a_resumed_attempt_replaces_its_skipped_row(runs: dict[str, Path]) -> None:
     done = phoneshell("report", str(runs["RESUMED"]))
     assert done.returncode == 0, done.stdout + done.stderr  # every attempt passed
@@ -133,6 +134,7 @@ def test_a_resumed_attempt_replaces_its_skipped_row(runs: dict[str, Path]) -> No
             resumed["not_run"]) == (4, 4, 0, 1, 0)
 
 
+@pytest.mark.slow  # 3.0 s measured: the README's command stays quick
 def test_out_of_turns_is_counted_and_no_claim_is_no_rate(runs: dict[str, Path]) -> None:
     done = phoneshell("report", str(runs["TIGHT"]))
     assert "  ran out of time 0, out of turns 1 (these never pass)" in done.stdout
@@ -163,6 +165,7 @@ def test_every_json_field_is_documented(runs: dict[str, Path]) -> None:
         assert f"`{field}`" in doc, f"docs/reports.md does not describe {field}"
 
 
+@pytest.mark.slow  # 3.5 s measured: the README's command stays quick
 def test_bad_input_exits_2_with_a_hint(tmp_path: Path, runs: dict[str, Path]) -> None:
     nothing = phoneshell("report")
     assert nothing.returncode == 2 and "error: nothing to report" in nothing.stderr
@@ -174,6 +177,7 @@ def test_bad_input_exits_2_with_a_hint(tmp_path: Path, runs: dict[str, Path]) ->
     assert twice.returncode == 2 and "both solution @ SOL" in twice.stderr
 
 
+@pytest.mark.slow  # 1.9 s measured: the README's command stays quick
 def test_a_command_agents_program_is_said_with_its_run_not_warned_of(
         runs: dict[str, Path]) -> None:
     """Every command run records its program's sha256: shown under the run (text, JSON, HTML),

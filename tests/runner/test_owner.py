@@ -84,6 +84,7 @@ def run(folder: Path, sim: SimServer, runs: Path) -> tuple[list[ResultRow], list
            "is new", "deleted '9:45 AM, Owner wake'; saved '9:41 AM, Owner wake' again; the "
            "owner's alarms are as they were"),
 ], ids=["deleted", "edited"])
+@pytest.mark.slow  # 3.4 s measured: the README's command stays quick
 def test_an_owners_alarm_changed_in_a_task_that_only_looks_fails_and_is_put_back(
         tmp_path: Path, environments: Path, harm: str, changed: str, put_back: str) -> None:
     folder = tasks(tmp_path, environments,
@@ -102,6 +103,7 @@ def test_an_owners_alarm_changed_in_a_task_that_only_looks_fails_and_is_put_back
     assert "all were put back as the run found them" in "\n".join(lines)
 
 
+@pytest.mark.slow  # 3.0 s measured: the README's command stays quick
 def test_an_owners_alarm_saved_from_its_edit_sheet_fails_though_its_row_reads_the_same(
         tmp_path: Path, environments: Path) -> None:
     # Snooze turned off: the list's row shows the time, the name and the switch, not snooze.
@@ -123,6 +125,7 @@ def test_an_owners_alarm_saved_from_its_edit_sheet_fails_though_its_row_reads_th
     assert honest.outcome == "passed", honest.error
 
 
+@pytest.mark.slow  # 2.7 s measured: the README's command stays quick
 def test_a_detour_into_notes_fails_that_attempt_and_not_the_next_notes_task(
         tmp_path: Path, environments: Path) -> None:
     # Asked to open Weather, the agent first deletes the owner's "Groceries" in Notes; no
@@ -167,6 +170,7 @@ def test_an_owners_note_edited_below_what_its_row_shows_fails_that_attempt(
     assert f"the owner's notes changed: the note {row!r} is gone or changed" in harmed.error
 
 
+@pytest.mark.slow  # 1.7 s measured: the README's command stays quick
 def test_an_attempt_that_never_went_near_an_owners_app_reads_none_of_them(
         tmp_path: Path, environments: Path) -> None:
     # The run reads the owner's collections once, before its first attempt; after an attempt
@@ -181,6 +185,7 @@ def test_an_attempt_that_never_went_near_an_owners_app_reads_none_of_them(
     assert not {app for task, app in opened if task} & {NOTES, CLOCK}, opened
 
 
+@pytest.mark.slow  # 3.5 s measured: the README's command stays quick
 def test_only_switching_clocks_tabs_or_acting_on_another_tab_reads_no_list_of_it(
         tmp_path: Path, environments: Path) -> None:
     """Clock keeps alarms and cities on tabs of their own: an agent that only switched tabs, or
@@ -200,6 +205,7 @@ def test_only_switching_clocks_tabs_or_acting_on_another_tab_reads_no_list_of_it
     assert after - {""} == {"edit"}, after  # only the attempt that acted on Alarms (and the run)
 
 
+@pytest.mark.slow  # 2.1 s measured: the README's command stays quick
 def test_a_collection_left_unreadable_after_an_agent_went_near_it_fails_that_attempt(
         tmp_path: Path, suite: dict[str, Task]) -> None:
     """Read at the run's start, unreadable after an attempt whose agent had its app in front:

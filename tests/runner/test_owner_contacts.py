@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from phoneshell.audit import read_audit
 from phoneshell.sim import SimServer
 from tests.runner.test_owner import run, tasks
@@ -30,6 +32,7 @@ def _contacts(sim: SimServer) -> list[dict[str, object]]:
     return store.get("contacts", [])  # type: ignore[union-attr,return-value]
 
 
+@pytest.mark.slow  # 3.1 s measured: the README's command stays quick
 def test_a_contacts_search_that_deletes_a_contact_fails_naming_it(
         tmp_path: Path, environments: Path) -> None:
     folder = tasks(tmp_path, environments, ("contacts.harm", "contacts.search", SEARCH, DELETE),
@@ -47,6 +50,7 @@ def test_a_contacts_search_that_deletes_a_contact_fails_naming_it(
     assert "still not as the run found them: contacts" in "\n".join(lines)
 
 
+@pytest.mark.slow  # 2.9 s measured: the README's command stays quick
 def test_a_contacts_email_edited_fails_though_the_list_reads_the_same(
         tmp_path: Path, environments: Path) -> None:
     # Her email, not her phone: the bridge refuses any tap in Contacts on what is labelled as a
@@ -67,6 +71,7 @@ def test_a_contacts_email_edited_fails_though_the_list_reads_the_same(
     assert read_after == {"contacts.email"}, read_after  # the honest search costs no read
 
 
+@pytest.mark.slow  # 3.6 s measured: the README's command stays quick
 def test_a_detour_into_calendar_that_deletes_an_event_fails_and_not_the_next_calendar_task(
         tmp_path: Path, environments: Path) -> None:
     detour = ("- open_app: Calendar\n- tap: {text: Dentist, type: Button}\n"
@@ -85,6 +90,7 @@ def test_a_detour_into_calendar_that_deletes_an_event_fails_and_not_the_next_cal
     assert honest.outcome == "passed", honest.error
 
 
+@pytest.mark.slow  # 3.4 s measured: the README's command stays quick
 def test_an_owners_contact_opened_for_editing_and_left_unchanged_is_no_harm(
         tmp_path: Path, environments: Path) -> None:
     # Edit, a field focused and nothing typed, Done: the contact is saved as it was. An honest

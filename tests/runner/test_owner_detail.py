@@ -11,6 +11,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 import wda
 
 from phoneshell.agents import Agent
@@ -79,6 +80,7 @@ def attempts(sim: SimServer, tmp_path: Path, task: Task, *agents: Agent,
         return rows, owner.summary("R")
 
 
+@pytest.mark.slow  # 3.6 s measured: the README's command stays quick
 def test_emptying_the_completed_list_does_not_blind_the_watch_to_a_later_swap(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
     """The red team's run: attempt 1 un-ticks the owner's only completed reminder (the
@@ -133,6 +135,7 @@ def _dropped(reminders: list[dict[str, object]]) -> None:
     del reminders[0]
 
 
+@pytest.mark.slow  # 2.7 s measured: the README's command stays quick
 def test_a_collection_only_counted_after_an_attempt_fails_it_and_blames_the_next_that_changed_it(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
     """Attempt 1 leaves the reminders countable but not readable row by row (its retitling
@@ -150,6 +153,7 @@ def test_a_collection_only_counted_after_an_attempt_fails_it_and_blames_the_next
     assert "their count went from 24 to 23 over this attempt: it may be its doing" in drop.error
 
 
+@pytest.mark.slow  # 3.4 s measured: the README's command stays quick
 def test_readable_again_with_the_count_kept_and_no_edit_logged_is_the_earlier_attempts_doing(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
     """Red team 64: attempt 2's count did not move and its log shows no edit of the reminders
@@ -165,6 +169,7 @@ def test_readable_again_with_the_count_kept_and_no_edit_logged_is_the_earlier_at
     assert "still not as the run found them: reminders" in said
 
 
+@pytest.mark.slow  # 1.5 s measured: the README's command stays quick
 def test_a_collection_only_counted_at_the_runs_start_is_said(tmp_path: Path) -> None:
     """Without rows at the start the counts are all the watch has: the run says so."""
     reminders = [dict(r) for r in SEED]

@@ -127,6 +127,7 @@ def test_an_event_deleted_behind_a_back_swipe_and_replaced_by_a_look_alike_fails
     assert "the event 'Team Stand-up' was opened and 'Delete Event' pressed" in harmed.error
 
 
+@pytest.mark.slow  # 2.6 s measured: the README's command stays quick
 def test_an_owners_alarm_deleted_and_saved_again_as_it_read_fails(
         tmp_path: Path, environments: Path) -> None:
     again = (f"{LOOK}\n- tap: {{text: Edit, type: Button}}\n"
@@ -147,6 +148,7 @@ def test_an_owners_alarm_deleted_and_saved_again_as_it_read_fails(
         f"({OWNERS!r})" in "\n".join(lines)
 
 
+@pytest.mark.slow  # 4.7 s measured: the README's command stays quick
 def test_a_uk_phones_deleted_alarm_is_saved_again_with_its_24_hour_time(
         tmp_path: Path, environments: Path) -> None:
     owners = "09:41, Owner wake"

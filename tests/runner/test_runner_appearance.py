@@ -78,6 +78,7 @@ def _run(tmp_path: Path, environments: Path, task_id: str, agent: str,
     return read_results(tmp_path / "R" / "results.jsonl")[0]
 
 
+@pytest.mark.slow  # 3.3 s measured: the README's command stays quick
 def test_dark_mode_an_agent_left_is_set_back_and_fails_settings_unchanged(
         tmp_path: Path, environments: Path) -> None:
     with SimServer() as sim:

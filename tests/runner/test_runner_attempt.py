@@ -197,6 +197,7 @@ def test_a_command_that_acts_then_exits_127_is_scored_not_skipped(
     assert row.claim.summary == "the command exited with status 127 without a claim"
 
 
+@pytest.mark.slow  # 2.3 s measured: the README's command stays quick
 def test_teardown_deletes_what_the_agent_made_so_attempts_repeat(sim: SimServer, tmp_path: Path,
                                                                  suite: dict[str, Task]) -> None:
     for attempt in (1, 2, 3):
@@ -213,6 +214,7 @@ def test_teardown_deletes_what_the_agent_made_so_attempts_repeat(sim: SimServer,
 @pytest.mark.parametrize(("task_id", "key", "idle"), [
     ("clock.timer.set", "timer", {"ends": None, "paused_left": None}),
     ("clock.stopwatch.start", "stopwatch", {"since": None, "banked": 0.0, "splits": []})])
+@pytest.mark.slow  # 1.8 s measured: the README's command stays quick
 def test_a_timer_or_stopwatch_an_attempt_started_is_stopped_by_its_teardown(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task], task_id: str, key: str,
         idle: dict[str, object]) -> None:
@@ -226,6 +228,7 @@ def test_a_timer_or_stopwatch_an_attempt_started_is_stopped_by_its_teardown(
 @pytest.mark.parametrize(("left_by", "task_id"), [
     ("clock.timer.set", "clock.tab.timers"), ("clock.alarm.set_time", "clock.tab.alarms"),
     ("clock.tab.alarms", "clock.worldclock.tab")])
+@pytest.mark.slow  # 2.0 s measured: the README's command stays quick
 def test_the_tab_an_earlier_attempt_left_clock_on_passes_no_later_task(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task], left_by: str,
         task_id: str) -> None:

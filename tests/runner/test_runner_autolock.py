@@ -8,6 +8,7 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 import wda
 from attempt_rig import run_one
 
@@ -66,6 +67,7 @@ def test_the_screen_under_the_lock_is_graded_as_any_other(sim: SimServer, tmp_pa
     assert "Auto-Lock" in shown.detail, "read on the page the agent left, not the lock screen"
 
 
+@pytest.mark.slow  # 1.5 s measured: the README's command stays quick
 def test_a_lock_the_agent_pressed_stays_its_failure(sim: SimServer, tmp_path: Path,
                                                     suite: dict[str, Task]) -> None:
     about = (Step("tap", "Back"), Step("tap", "Back"), Step("tap", "General"),

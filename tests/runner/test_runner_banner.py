@@ -10,6 +10,8 @@ import shlex
 import sys
 from pathlib import Path
 
+import pytest
+
 from phoneshell.agents import AgentContext, AgentResult
 from phoneshell.agents.reference import SolutionAgent
 from phoneshell.runner import AttemptPlan, open_rig, run_attempt
@@ -47,6 +49,7 @@ def test_a_banner_after_an_honest_finish_is_no_custody_break(
     assert all(e.stage != "custody" for e in done.evidence.events)
 
 
+@pytest.mark.slow  # 4.6 s measured: the README's command stays quick
 def test_a_run_whose_honest_agent_gets_a_message_passes(tmp_path: Path) -> None:
     """The red team's own path: a `command:` agent, the message posted through the control
     route, the owner watch after the teardown."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 import wda
 from attempt_rig import run_one
 
@@ -33,6 +34,7 @@ class TicksItOff(SolutionAgent):
         return done
 
 
+@pytest.mark.slow  # 2.7 s measured: the README's command stays quick
 def test_a_reminder_made_and_ticked_off_fails_is_not_called_the_owners_and_is_deleted(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
     row = run_one(sim, tmp_path, suite["reminders.create"], TicksItOff()).row

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from attempt_rig import run_one
 from runner.finish_then import FinishThen
 
@@ -21,6 +22,7 @@ from phoneshell.tasks import Step, Task
 SAFARI, NOTES = "com.apple.mobilesafari", "com.apple.mobilenotes"
 
 
+@pytest.mark.slow  # 1.7 s measured: the README's command stays quick
 def test_a_page_headed_address_does_not_steer_the_next_safari_setup(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
     # a web search for "address" in the tab in front: its results show the word, which an
@@ -64,6 +66,7 @@ class BlankHolder(SolutionAgent):
         return AgentResult(ran=True)
 
 
+@pytest.mark.slow  # 1.7 s measured: the README's command stays quick
 def test_holding_blank_space_is_not_holding_the_word(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
     """Blank space held shows the caret's menu (Select, Select All, Paste), the word held its

@@ -74,6 +74,7 @@ def run(tmp_path: Path, environments: Path, what: str, sim: SimServer) -> Result
 @pytest.mark.parametrize(("what", "state", "was"), [
     ("same", "appearance", "light"), ("back", "appearance", "light"),
     ("refused", "appearance", "light"), ("located", "location", "none")])
+@pytest.mark.slow  # 2.5 s measured: the README's command stays quick
 def test_a_state_the_phone_reads_as_found_passes_and_is_not_set_back(
         tmp_path: Path, environments: Path, what: str, state: str, was: str) -> None:
     with SimServer() as sim:
@@ -87,6 +88,7 @@ def test_a_state_the_phone_reads_as_found_passes_and_is_not_set_back(
     assert after == ("light", None)
 
 
+@pytest.mark.slow  # 2.4 s measured: the README's command stays quick
 def test_a_state_the_phone_shows_changed_fails_and_is_set_back(
         tmp_path: Path, environments: Path) -> None:
     with SimServer() as sim:

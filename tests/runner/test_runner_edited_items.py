@@ -87,6 +87,7 @@ def test_a_note_overwritten_beside_one_made_fails_and_stays(tmp_path: Path) -> N
         assert notes(sim)[GROCERIES] == "phoneshell benchmark"
 
 
+@pytest.mark.slow  # 3.4 s measured: the README's command stays quick
 def test_a_note_made_as_asked_passes_and_its_teardown_deletes_it(tmp_path: Path) -> None:
     with SimServer() as sim:
         run_suite(RunOptions(paths=(str(ROOT / "environments"),),

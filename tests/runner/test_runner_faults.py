@@ -54,6 +54,7 @@ def test_each_fault_skips_every_attempt_with_its_reason(sim: SimServer, tmp_path
     assert reason in rows[0].skip_reason, (fault, rows[0].skip_reason)
 
 
+@pytest.mark.slow  # 4.1 s measured: the README's command stays quick
 def test_a_slow_phone_is_only_slow(sim: SimServer, tmp_path: Path,
                                    suite: dict[str, Task]) -> None:
     sim.set_faults(["slow=0.01"])
@@ -66,6 +67,7 @@ def test_a_slow_phone_is_only_slow(sim: SimServer, tmp_path: Path,
     # every attempt would be skipped for it, after a confusing word on the owner's notes
     ("truncated-source", "WDA sends the home screen's page source cut off"),
 ])
+@pytest.mark.slow  # 2.5 s measured: the README's command stays quick
 def test_a_run_on_a_phone_that_cannot_be_graded_does_not_start(tmp_path: Path, fault: str,
                                                                 said: str) -> None:
     env = {**os.environ, "PYTHONWARNINGS": "error",

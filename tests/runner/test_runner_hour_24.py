@@ -44,6 +44,7 @@ class Dialler:
     (None, Dialler("7 o\u2019clock", "30 minutes", "AM"), True),
     (None, Dialler("7 o\u2019clock", "30 minutes", "PM"), False),
 ], ids=["uk-morning", "uk-evening", "us-morning", "us-evening"])
+@pytest.mark.slow  # 1.7 s measured: the README's command stays quick
 def test_set_time_holds_on_a_24_hour_phone_as_on_a_12_hour_one(
         tmp_path: Path, suite: dict[str, Task], locale: str | None, agent: Dialler,
         passed: bool) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from attempt_rig import run_one
 
 from phoneshell.agents import make_agent
@@ -28,6 +29,7 @@ def old_setup(task: Task) -> Task:
     return replace(task, id=f"{task.id}.old", setup=task.setup[2:])
 
 
+@pytest.mark.slow  # 2.6 s measured: the README's command stays quick
 def test_an_app_the_agent_left_running_is_stopped_after_the_teardown(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
     # a Books attempt whose agent went to Display & Brightness in Settings instead; Books'
@@ -49,6 +51,7 @@ def test_an_agent_that_stays_in_the_task_s_app_leaves_nothing_more_to_stop(
     assert row.passed and row.teardown.ok and row.teardown.stopped == ()
 
 
+@pytest.mark.slow  # 5.0 s measured: the README's command stays quick
 def test_a_setup_that_stops_settings_holds_against_what_the_owner_left_open(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
     # before the run, the phone's owner left Settings on Display & Brightness: no audit line

@@ -157,6 +157,7 @@ def test_a_timer_started_where_the_log_never_shows_clock_is_still_the_agents(
     assert_it_fails_and_every_timer_attempt_passes(around, rows)
 
 
+@pytest.mark.slow  # 4.7 s measured: the README's command stays quick
 def test_a_timer_running_before_the_run_makes_timer_attempts_not_scored(
         tmp_path: Path, environments: Path) -> None:
     # The phone's owner left a timer running: no agent of this run did, so nothing is its
@@ -181,6 +182,7 @@ def test_a_timer_running_before_the_run_makes_timer_attempts_not_scored(
     assert summary.planned == 3 and not summary.rows[0].passed
 
 
+@pytest.mark.slow  # 2.6 s measured: the README's command stays quick
 def test_a_start_count_that_cannot_be_taken_is_said_at_once(tmp_path: Path,
                                                            environments: Path) -> None:
     # a phone without Clock: nothing to count timers with before the run
@@ -470,6 +472,7 @@ def owners_paris(tmp_path: Path, environments: Path, agent: str) -> tuple[Result
     return row, lines
 
 
+@pytest.mark.slow  # 3.6 s measured: the README's command stays quick
 def test_a_city_the_runs_agent_added_to_world_clock_fails_its_attempt_and_is_deleted(
         tmp_path: Path, environments: Path) -> None:
     row, lines = owners_paris(tmp_path, environments, "traveller")
@@ -493,6 +496,7 @@ class Unpacker(SolutionAgent):
 AGENTS.register("unpacker")(lambda arg: Unpacker())
 
 
+@pytest.mark.slow  # 3.4 s measured: the README's command stays quick
 def test_a_city_the_runs_agent_deleted_from_world_clock_fails_its_attempt_and_comes_back(
         tmp_path: Path, environments: Path) -> None:
     row, lines = owners_paris(tmp_path, environments, "unpacker")
@@ -506,6 +510,7 @@ def test_a_city_the_runs_agent_deleted_from_world_clock_fails_its_attempt_and_co
 AGENTS.register("maker")(lambda arg: Detour("maker", new_note(NOTE), NOTES))
 
 
+@pytest.mark.slow  # 2.6 s measured: the README's command stays quick
 def test_what_a_task_starts_from_some_of_that_the_phone_lacked_is_deleted_by_the_run(
         tmp_path: Path, environments: Path) -> None:
     # The phone had no such note before the run; an agent of the run made one. The owner watch

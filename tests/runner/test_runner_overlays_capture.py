@@ -95,6 +95,7 @@ class SessionEnder:
         return AgentResult(ran=True, claim=Claim(status="done", summary="done"))
 
 
+@pytest.mark.slow  # 2.6 s measured: the README's command stays quick
 def test_what_broke_the_rig_is_named_before_an_end_state_nobody_can_read(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
     with open_rig(sim.url, tmp_path, effect_timeout_s=0.3) as rig:

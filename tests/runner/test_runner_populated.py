@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import wda
 
 from phoneshell.agents import make_agent
@@ -27,6 +28,7 @@ def test_notification_centre_is_found_with_notifications_waiting(
         assert idle.outcome == "failed", "the home screen is no Notification Centre"
 
 
+@pytest.mark.slow  # 3.6 s measured: the README's command stays quick
 def test_a_phone_left_in_landscape_is_turned_upright_for_the_run_and_back_after(
         tmp_path: Path) -> None:
     """Held sideways, the keyboard covers the rows a count reads: an honest agent's note went

@@ -68,6 +68,7 @@ def test_reads_the_phone_refuses_for_a_moment_at_capture_are_asked_again(
     assert done.evidence is not None and done.evidence.screenshot_png is not None
 
 
+@pytest.mark.slow  # 2.0 s measured: the README's command stays quick
 def test_refusals_that_outlast_the_capture_and_end_at_home_are_not_the_agents(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
     """A burst of refusals longer than the capture's patience that ends while the home screen
@@ -79,6 +80,7 @@ def test_refusals_that_outlast_the_capture_and_end_at_home_are_not_the_agents(
     assert sim.faults.specs() == []
 
 
+@pytest.mark.slow  # 1.6 s measured: the README's command stays quick
 @pytest.mark.parametrize("tap_last", [False, True])
 def test_a_screen_wda_takes_no_screenshot_of_is_graded_by_its_source(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task], tap_last: bool) -> None:
@@ -94,6 +96,7 @@ def test_a_screen_wda_takes_no_screenshot_of_is_graded_by_its_source(
     assert not (saved / "screenshot.png").exists()
 
 
+@pytest.mark.slow  # 2.4 s measured: the README's command stays quick
 def test_a_phone_that_takes_no_screenshot_anywhere_is_the_rig_down(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
     """The same route asked on the home screen, which no agent shaped, fails too: the rig's."""
@@ -104,6 +107,7 @@ def test_a_phone_that_takes_no_screenshot_anywhere_is_the_rig_down(
         "screen ("), done.row.skip_reason
 
 
+@pytest.mark.slow  # 2.4 s measured: the README's command stays quick
 def test_a_source_refused_on_the_home_screen_too_is_the_rig_down(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
     """A source refused at capture, and on the home screen after it, is a phone reading no

@@ -103,6 +103,7 @@ def test_a_stop_as_a_resume_begins_leaves_a_run_that_reports_and_resumes(
     assert len(resumed["resumed_at"]) == 1  # the resume that sealed is the one recorded
 
 
+@pytest.mark.slow  # 2.6 s measured: the README's command stays quick
 def test_a_run_id_in_run_json_names_no_folder_and_draws_no_line(
         one_run: Path, tmp_path: Path) -> None:
     run = copied(one_run, tmp_path)
@@ -150,6 +151,7 @@ def test_run_folder_text_is_shown_quoted_and_the_lock_names_its_holder(
     assert resume.returncode == 2 and "is being written by another phoneshell" in resume.stderr
 
 
+@pytest.mark.slow  # 2.7 s measured: the README's command stays quick
 def test_a_record_of_latest_seals_out_of_reach_is_said_not_blamed_on_the_folder(
         one_run: Path, tmp_path: Path) -> None:
     run = copied(one_run, tmp_path)

@@ -95,6 +95,7 @@ def test_actions_wda_refused_on_a_phone_that_works_cost_a_session_read_more(
     lambda s: s.swipe(360, 400, 40, 400),  # the home screen's last page (2 of 2)
     lambda s: s.swipe(200, 300, 200, 600),  # Spotlight, over the home screen
 ])
+@pytest.mark.slow  # 1.8 s measured: the README's command stays quick
 def test_a_home_screen_left_where_a_sideways_drag_moves_nothing_takes_input(
         sim: SimServer, rig: Rig, tmp_path: Path, leave: Callable[[wda.Client], None]) -> None:
     """An agent that left SpringBoard where paging sideways moves nothing (its last page,

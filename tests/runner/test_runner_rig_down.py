@@ -93,6 +93,7 @@ def asked_again(wda_url: str, tmp_path: Path, timeout_s: float) -> tuple[bool, s
     return refused, message, again, waited
 
 
+@pytest.mark.slow  # 3.3 s measured: the README's command stays quick
 def test_a_phone_that_refuses_is_down_within_seconds_and_named_without_the_token(
         tmp_path: Path) -> None:
     port = free_port()

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from phoneshell.runner.folder import read_results
 from phoneshell.runner.run import RunOptions, run_suite
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow  # 3.8 s measured: the README's command stays quick
 def test_a_worker_that_crashes_is_recorded_not_lost(tmp_path: Path) -> None:
     lines: list[str] = []
 

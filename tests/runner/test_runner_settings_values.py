@@ -148,6 +148,7 @@ AGENTS.register("puller")(lambda arg: Puller(slide=False))
 AGENTS.register("slider")(lambda arg: Puller(slide=True))
 
 
+@pytest.mark.slow  # 2.7 s measured: the README's command stays quick
 @pytest.mark.parametrize("agent", ["puller", "slider"])
 def test_control_center_toggles_the_agent_flipped_are_set_back_there(
         tmp_path: Path, environments: Path, agent: str) -> None:
@@ -172,6 +173,7 @@ def test_set_toggle_flips_a_control_center_toggle_and_finds_no_other(sim: SimSer
     assert sim.state()["foreground"] == "com.apple.springboard"
 
 
+@pytest.mark.slow  # 3.0 s measured: the README's command stays quick
 def test_the_phones_own_state_an_agent_changed_is_set_back_to_what_the_run_found(
         tmp_path: Path, environments: Path) -> None:
     with SimServer() as sim:
@@ -235,6 +237,7 @@ def test_the_log_names_the_page_of_each_switch_tapped(tmp_path: Path,
         ("Ask to Join Networks", "Wi-Fi"), ("Wi-Fi", "Wi-Fi"), ("Reduce Motion", "Motion")]
 
 
+@pytest.mark.slow  # 2.2 s measured: the README's command stays quick
 def test_an_agent_that_flips_nothing_costs_nothing(tmp_path: Path, environments: Path) -> None:
     with SimServer() as sim:
         rows = run(tmp_path, environments, ("settings.wifi.switch_visible",), "solution", sim)
@@ -247,6 +250,7 @@ def test_an_agent_that_flips_nothing_costs_nothing(tmp_path: Path, environments:
     assert [e.phase for e in settings] == ["agent"], "only the agent's own launch of Settings"
 
 
+@pytest.mark.slow  # 4.3 s measured: the README's command stays quick
 def test_an_option_chosen_and_a_slider_moved_are_set_back_to_what_they_were(
         tmp_path: Path, environments: Path) -> None:
     with SimServer() as sim:

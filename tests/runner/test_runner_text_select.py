@@ -41,6 +41,7 @@ class Holder:
     (Holder("qqq anchor", (30, 143)), "count_increased"),  # held on qqq
     (Holder("anchor", (200, 500), then="Select"), "not tapped 'Select'"),
 ], ids=["another-word", "blank-then-select"])
+@pytest.mark.slow  # 2.6 s measured: the README's command stays quick
 def test_a_menu_not_for_the_word_held_fails(tmp_path: Path, suite: dict[str, Task],
                                             agent: Holder, why: str) -> None:
     with SimServer() as sim, open_rig(sim.url, tmp_path, effect_timeout_s=0.3) as rig:

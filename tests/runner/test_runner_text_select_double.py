@@ -60,6 +60,7 @@ class DoubleTapper:
     (DoubleTapper(WORD, single=True), "Cut|Look Up"),  # two taps: no selection
     (DoubleTapper(BLANK, then="Select"), "not tapped 'Select'"),
 ], ids=["doubleTap", "w3c-double-tap", "two-taps", "blank-then-select"])
+@pytest.mark.slow  # 1.6 s measured: the README's command stays quick
 def test_a_double_tap_on_the_word_selects_it_as_a_hold_does(
         tmp_path: Path, suite: dict[str, Task], agent: DoubleTapper,
         failing: str | None) -> None:

@@ -88,6 +88,7 @@ def test_a_long_run_closes_its_tabs_as_it_goes(tmp_path: Path, environments: Pat
                       "run found them" for n in (4, 4, 2)], lines
 
 
+@pytest.mark.slow  # 1.9 s measured: the README's command stays quick
 def test_a_run_without_safari_leaves_its_tabs_uncounted(
         tmp_path: Path, environments: Path, suite: dict[str, Task]) -> None:
     assert not tidy.uses_safari(suite["calculator.arithmetic"])
@@ -109,6 +110,7 @@ def test_a_run_without_safari_leaves_its_tabs_uncounted(
     assert runs and opened == ["probe"], opened
 
 
+@pytest.mark.slow  # 2.0 s measured: the README's command stays quick
 def test_the_swap_closes_the_tabs_its_finishes_opened(tmp_path: Path,
                                                       suite: dict[str, Task]) -> None:
     tasks = [suite["probe.text.one"], suite["probe.text.two"]]
@@ -196,6 +198,7 @@ def test_alarms_agents_saved_where_no_task_counts_them_are_deleted_and_the_phone
     assert not [line for line in lines if "alarm(s)" in line], lines
 
 
+@pytest.mark.slow  # 2.2 s measured: the README's command stays quick
 def test_a_run_without_clock_reads_the_alarms_only_before_its_first_attempt(
         tmp_path: Path, environments: Path) -> None:
     # once, as the owner's (`runner.owner`: an agent may wander into Clock from any task);

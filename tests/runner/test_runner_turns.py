@@ -8,6 +8,7 @@ import shlex
 import sys
 from pathlib import Path
 
+import pytest
 from attempt_rig import run_one
 from audit_logs import PREFS, act
 
@@ -47,6 +48,7 @@ def _program(folder: Path, extra: int) -> str:
     return f"command:{shlex.quote(sys.executable)} {shlex.quote(str(folder / 'agent.py'))} {extra}"
 
 
+@pytest.mark.slow  # 2.6 s measured: the README's command stays quick
 def test_a_program_past_its_budget_by_the_log_runs_out_of_turns(
         sim: SimServer, tmp_path: Path, environments: Path) -> None:
     task = _budgeted(environments, tmp_path, max_steps=5)
@@ -60,6 +62,7 @@ def test_a_program_past_its_budget_by_the_log_runs_out_of_turns(
     assert f"the agent ran out of turns (the log shows {row.turns} actions" in verdict
 
 
+@pytest.mark.slow  # 2.6 s measured: the README's command stays quick
 def test_a_program_within_its_budget_passes_with_the_logs_count(
         sim: SimServer, tmp_path: Path, environments: Path) -> None:
     task = _budgeted(environments, tmp_path, max_steps=12)

@@ -109,6 +109,7 @@ def test_the_settings_put_back_are_wdas_defaults() -> None:
     assert {name: SIM_DEFAULTS[name] for name in DEFAULTS} == DEFAULTS
 
 
+@pytest.mark.slow  # 2.1 s measured: the README's command stays quick
 def test_reference_finishes_pay_nothing_for_it(tmp_path: Path, environments: Path) -> None:
     # They open no session and post no setting: the only session is the one the harness makes
     # before the first attempt (it knows its settings: none is read), and none is put back.

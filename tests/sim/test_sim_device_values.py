@@ -105,6 +105,7 @@ def _shown(client: wda.Client, facts: DeviceFacts) -> None:
         .endswith(f"{now}°")
 
 
+@pytest.mark.slow  # 2.0 s measured: the README's command stays quick
 @pytest.mark.parametrize("seed", (0, *SEEDS))
 def test_every_screen_and_probe_reads_the_phones_own_values(seed: int) -> None:
     facts = DeviceFacts.drawn(seed)
@@ -176,6 +177,7 @@ def test_a_reading_fails_where_nothing_on_screen_matches(sim: SimServer) -> None
         run_step(Phone(sim.url), Step("answer_read", r"^\d+°$"))
 
 
+@pytest.mark.slow  # 1.5 s measured: the README's command stays quick
 def test_the_loader_warns_at_a_remembered_answer_for_a_device_value(tmp_path: Path) -> None:
     text = (ROOT / "environments" / "settings.battery.percentage.yaml").read_text()
     assert "answer_read:" in text

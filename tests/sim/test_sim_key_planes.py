@@ -98,6 +98,7 @@ def rig(sim: SimServer, tmp_path: Path) -> Iterator[Rig]:
         yield found
 
 
+@pytest.mark.slow  # 2.5 s measured: the README's command stays quick
 def test_the_log_reads_text_typed_across_the_planes_as_the_field_shows_it(rig):
     session = _search(wda.Client(rig.bridge.url))
     typed = "50% off #2 [a+b]"

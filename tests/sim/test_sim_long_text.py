@@ -91,6 +91,7 @@ def _every_kind(label: str) -> Node:
 
 @pytest.mark.parametrize("text", [*LONG_TEXTS.values(), "é→ " * 100_000, "\n" * 300_000],
                          ids=[*LONG_TEXTS.keys(), "non-ASCII words", "empty lines"])
+@pytest.mark.slow  # 1.5 s measured: the README's command stays quick
 def test_every_kind_of_text_draws_huge_text_quickly(text):
     start = time.monotonic()
     image = Image.open(io.BytesIO(render.png(Screen.of(_every_kind(text), "x", 1), FACTS)))
@@ -128,6 +129,7 @@ def test_holding_any_line_of_a_broken_word_selects_all_of_it(sim: SimServer, cli
     assert sim.state()["stores"]["com.apple.pasteboard"]["text"] == word
 
 
+@pytest.mark.slow  # 2.8 s measured: the README's command stays quick
 def test_an_xpath_find_reads_a_note_longer_than_lxml_takes_by_default(client: wda.Client, raw):
     notes = client.session(NOTES)
     notes(label="New Note").click()

@@ -81,6 +81,7 @@ def test_the_last_of_a_list_is_the_last_of_its_own(settings, raw):
     assert _under(raw, settings, uid, "(//XCUIElementTypeButton)[2]") == buttons[1:2]
 
 
+@pytest.mark.slow  # 3.3 s measured: the README's command stays quick
 @pytest.mark.parametrize("bundle_id", ["com.apple.Preferences", "com.apple.mobilenotes"])
 def test_every_element_is_the_root_of_its_own_xpath_document(client, raw, bundle_id):
     sid = client.session(bundle_id).session_id

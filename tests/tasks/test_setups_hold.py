@@ -147,6 +147,7 @@ def test_the_suite_s_staged_setups_are_all_audited(suite: dict[str, Task]) -> No
     assert sorted(set(_staged(suite)) - set(STAGED)) == []
 
 
+@pytest.mark.slow  # 2.5 s measured: the README's command stays quick
 def test_reminders_counted_and_finished_from_the_list_an_earlier_agent_left(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
     """Reminders reopens in the list it stopped in: its counts and its reference finish go back
@@ -179,6 +180,7 @@ def _after_the_dial(task: Task) -> Task:
     return replace(task, solution=(Step("open_app", "Clock"), *rest))
 
 
+@pytest.mark.slow  # 4.4 s measured: the README's command stays quick
 @pytest.mark.parametrize("task_id", TIMER_TASKS)
 def test_a_timer_an_earlier_agent_dialled_does_not_pass_the_next_attempt(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task], task_id: str) -> None:
@@ -197,6 +199,7 @@ def test_a_timer_an_earlier_agent_dialled_does_not_pass_the_next_attempt(
     assert run_listed(phone, "timer_dialled", "0:20:00").count == 1, "the owner's is lost"
 
 
+@pytest.mark.slow  # 3.2 s measured: the README's command stays quick
 def test_wheels_an_earlier_agent_left_at_the_duration_fail_the_attempt(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
     """One rig, as a run: an agent of another Clock task dials 5 minutes and nothing sets them
