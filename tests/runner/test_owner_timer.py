@@ -86,7 +86,7 @@ def test_put_backs_dial_to_the_run_s_reading_where_the_attempt_has_none(
     plays = [(suite[LOOKS], FinishThen(FLICK)), (suite[SETS], FinishThen())]
     rows, _ = play(sim, tmp_path, plays, watched=False)
     assert [r.outcome for r in rows] == ["passed", "failed"], rows
-    assert "an earlier attempt's agent left them" in rows[1].error
+    assert f"{LOOKS} attempt 1's agent left them" in rows[1].error  # named since RT144-1
     assert wheels(phone) == ("0:10:00",)  # restore_timer; it was a new phone's 0:15:00
     rows, end = play(sim, tmp_path / "again", plays[::-1], watched=False)
     assert [r.outcome for r in rows] == ["passed", "passed"], rows
