@@ -105,6 +105,19 @@ def _put_cities(rig: Rig, was: tuple[str, ...], now: tuple[str, ...]) -> str:
         f"added back {', '.join(map(repr, gone))}" if gone else "") if line)
 
 
+def _added(was: tuple[str, ...], now: tuple[str, ...], what: str) -> Counter[str] | str:
+    """The rows of `now` beyond `was`, the ones an agent added; or why none is deleted: there
+    are none (an owner's gone or edited only), or a row of `was` is gone, and an owner's item
+    edited reads as one gone and one new, which is then not told from the agent's."""
+    new = Counter(now) - Counter(was)
+    if not new:
+        return f"nothing puts a {what} back"
+    if Counter(was) - Counter(now):
+        return (f"left {', '.join(map(repr, new.elements()))}: an owner's {what} is gone or "
+                "edited, and may be among them")
+    return new
+
+
 def _deleting_added(delete: Callable[[Phone, Iterable[str]], None], what: str,
                     ) -> Callable[[Rig, tuple[str, ...], tuple[str, ...]], str]:
     """A put-back that deletes the rows of `now` beyond `was` (by what they show, one each),
@@ -112,12 +125,9 @@ def _deleting_added(delete: Callable[[Phone, Iterable[str]], None], what: str,
     the new one is then not told from the agent's, so none is deleted (the watch says what
     stays, and later attempts of the app are not scored: `OwnerWatch.planted`)."""
     def put(rig: Rig, was: tuple[str, ...], now: tuple[str, ...]) -> str:
-        new = Counter(now) - Counter(was)
-        if not new:
-            return f"nothing puts a {what} back"  # gone or edited only
-        if Counter(was) - Counter(now):
-            return (f"left {', '.join(map(repr, new.elements()))}: an owner's {what} is gone "
-                    "or edited, and may be among them")
+        new = _added(was, now, what)
+        if isinstance(new, str):
+            return new
         delete(rig.phone, list(new.elements()))
         return f"deleted {', '.join(map(repr, new.elements()))}"
     return put
@@ -138,12 +148,9 @@ def _deleting_titled(probe: str, what: str,
     None is deleted when an owner's is gone or edited (it may be among the new), nor those of
     a title the owner has too (which is whose cannot be told)."""
     def put(rig: Rig, was: tuple[str, ...], now: tuple[str, ...]) -> str:
-        new = Counter(now) - Counter(was)
-        if not new:
-            return f"nothing puts a {what} back"
-        if Counter(was) - Counter(now):
-            return (f"left {', '.join(map(repr, new.elements()))}: an owner's {what} is gone "
-                    "or edited, and may be among them")
+        new = _added(was, now, what)
+        if isinstance(new, str):
+            return new
         said = []
         for title, added in Counter(map(_title, new.elements())).items():
             found = int(run_probe(rig.phone, probe, title)) if title else 0
