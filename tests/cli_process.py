@@ -3,6 +3,7 @@ Python's warnings made errors: one helper for every test that runs the whole pro
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -10,6 +11,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -20,6 +23,33 @@ def run_cli(*args: str, cwd: Path | None = ROOT, env: dict[str, str] | None = No
     return subprocess.run([sys.executable, "-m", "phoneshell", *args], capture_output=True,
                           text=True, cwd=cwd, timeout=timeout,
                           env={**os.environ, "PYTHONWARNINGS": "error", **(env or {})})
+
+
+CLI_ENV = {"PYTHONWARNINGS": "error", "PYTHONFAULTHANDLER": "1"}
+"""What a whole program started by a test runs with: warnings are errors, and SIGABRT dumps
+where each of its threads is (`ended`)."""
+
+
+def ended(process: subprocess.Popen[str], timeout: float) -> tuple[str, str]:
+    """What `process` printed (stdout, stderr) once it ended by itself within `timeout` s. One
+    that does not fails the test with where each of its threads was: it is sent SIGABRT, which
+    a program started with `CLI_ENV` answers with faulthandler's dump of every thread."""
+    try:
+        return process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.send_signal(signal.SIGABRT)
+        _, err = process.communicate(timeout=30)
+        pytest.fail(f"{process.args} did not end in {timeout} s; where it was "
+                    f"(stderr's end):\n{(err or '')[-8000:]}")
+
+
+def reap(process: subprocess.Popen[str] | subprocess.Popen[bytes]) -> None:
+    """Kill `process` if it still runs, and wait for it and close its pipes: a test that fails
+    while one runs must not leave it (or its open pipes) to a later test in the same worker,
+    where collecting it fails that test with a ResourceWarning."""
+    process.kill()
+    with contextlib.suppress(subprocess.TimeoutExpired, ValueError, OSError):
+        process.communicate(timeout=30)
 
 
 def run_one(runs: Path, run_id: str, *args: str) -> dict[str, object]:
@@ -39,7 +69,7 @@ def stopped_cli(*args: str, mark: Path, sig: signal.Signals = signal.SIGTERM,
     timeout stops a run; what it printed and its exit code once it has stopped."""
     process = subprocess.Popen([sys.executable, "-m", "phoneshell", *args], cwd=ROOT,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               env={**os.environ, "PYTHONWARNINGS": "error"})
+                               env={**os.environ, **CLI_ENV})
     try:
         deadline = time.monotonic() + timeout
         while not mark.exists():
@@ -47,7 +77,7 @@ def stopped_cli(*args: str, mark: Path, sig: signal.Signals = signal.SIGTERM,
             assert time.monotonic() < deadline, f"no {mark} in {timeout} s"
             time.sleep(0.05)
         process.send_signal(sig)
-        out, err = process.communicate(timeout=timeout)
+        out, err = ended(process, timeout)
     finally:
-        process.kill()
+        reap(process)
     return subprocess.CompletedProcess(process.args, process.returncode, out, err)

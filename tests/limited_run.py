@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import IO
 
-from cli_process import ROOT
+from cli_process import CLI_ENV, ROOT, ended, reap
 
 
 def limited_once_begun(limit: int, runs: Path, *args: str,
@@ -23,7 +23,7 @@ def limited_once_begun(limit: int, runs: Path, *args: str,
     `runs` (written after the run's start checks, before any attempt)."""
     process = subprocess.Popen([sys.executable, "-m", "phoneshell", *args], cwd=ROOT, text=True,
                                stdout=stdout, stderr=subprocess.PIPE,
-                               env={**os.environ, "PYTHONWARNINGS": "error"})
+                               env={**os.environ, **CLI_ENV})
     try:
         deadline = time.monotonic() + timeout
         while not any(runs.glob("*/run.json")):
@@ -31,7 +31,7 @@ def limited_once_begun(limit: int, runs: Path, *args: str,
             assert time.monotonic() < deadline, f"no run.json in {runs} in {timeout} s"
             time.sleep(0.002)
         resource.prlimit(process.pid, resource.RLIMIT_FSIZE, (limit, resource.RLIM_INFINITY))
-        out, err = process.communicate(timeout=timeout)
+        out, err = ended(process, timeout)
     finally:
-        process.kill()
+        reap(process)
     return subprocess.CompletedProcess(process.args, process.returncode, out or "", err)

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from cli_process import CLI_ENV, ended, reap
 
 from phoneshell.agents import BUILTIN
 
@@ -103,13 +104,13 @@ def test_ctrl_c_keeps_what_was_recorded_and_says_how_to_resume(tmp_path: Path) -
          "settings.about.reach", "--task", "calculator.arithmetic", "--agent", agent, "--runs",
          str(runs), "--run-id", "R", "--sandbox", "none"], cwd=ROOT, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        text=True, env={**os.environ, "PYTHONWARNINGS": "error"})
+        text=True, env={**os.environ, **CLI_ENV})
     try:
         _wait_for(marker, 60)
         process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=60)
+        out, err = ended(process, 60)
     finally:
-        process.kill()
+        reap(process)
     assert process.returncode == 2, out + err
     assert "Traceback" not in err
     assert err.splitlines()[-2:] == [
@@ -193,13 +194,13 @@ def test_ctrl_c_with_several_phones_lets_the_attempts_in_flight_end(tmp_path: Pa
          "--task", "calculator.a*", "--task", "calculator.chain", "--device", "sim:2",
          "--agent", agent, "--runs", str(runs), "--run-id", "R", "--sandbox", "none"], cwd=ROOT,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "PYTHONWARNINGS": "error"})
+        env={**os.environ, **CLI_ENV})
     try:
         _until(lambda: len(list(started.iterdir())) >= 2, "the two first attempts never started")
         process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=60)
+        out, err = ended(process, 60)
     finally:
-        process.kill()
+        reap(process)
     assert process.returncode == 2, out + err
     assert "interrupted: waiting for the attempts in flight on 2 phone(s) to end" in out
     assert "error: interrupted: run R stopped after 2 of 4 attempt(s)" in err
@@ -239,7 +240,7 @@ def test_a_second_ctrl_c_leaves_no_agent_running(tmp_path: Path) -> None:
             [sys.executable, "-m", "phoneshell", "run", "environments", "--task",
              "settings.about.*", "--device", "sim:2", "--agent", agent, "--runs",
              str(tmp_path / "runs"), "--sandbox", "none"], cwd=ROOT, stdout=sink,
-            stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONWARNINGS": "error"})
+            stderr=subprocess.PIPE, text=True, env={**os.environ, **CLI_ENV})
         try:
             _until(lambda: len([p for p in started.iterdir() if p.read_text().strip()]) >= 2,
                    "the two first attempts never started")
@@ -247,9 +248,9 @@ def test_a_second_ctrl_c_leaves_no_agent_running(tmp_path: Path) -> None:
             _until(lambda: "waiting for the attempts in flight" in out.read_text(),
                    "the first Ctrl-C was not taken")
             process.send_signal(signal.SIGINT)
-            _, err = process.communicate(timeout=30)
+            _, err = ended(process, 30)
         finally:
-            process.kill()
+            reap(process)
     assert process.returncode == 2, err
     pids = [int(p.read_text()) for p in started.iterdir()]
     _until(lambda: all(_gone(pid) for pid in pids), f"agents still running: {pids}", 10)

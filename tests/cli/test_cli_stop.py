@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from cli_process import CLI_ENV, ended, reap
 from standalone_sim import standalone_sim
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -23,7 +24,7 @@ REACH = ROOT / "environments" / "settings.about.reach.yaml"
 def start_run(tmp_path: Path, task: Path, mark: Path, *options: str) -> subprocess.Popen[str]:
     """`phoneshell run` of `task` (with `options`) with an agent that says it started (`mark`),
     then sleeps."""
-    env = {**os.environ, "PYTHONWARNINGS": "error"}
+    env = {**os.environ, **CLI_ENV}
     return subprocess.Popen(
         [sys.executable, "-m", "phoneshell", "run", str(task), *options, "--agent",
          f"command:touch {mark}; sleep 60", "--sandbox", "none", "--runs", str(tmp_path),
@@ -57,9 +58,9 @@ def test_a_stop_signal_records_the_attempt_in_flight_and_says_how_to_resume(
     try:
         wait_for(mark.exists, run, "agent turn")
         run.send_signal(sig)
-        out, err = run.communicate(timeout=60)
+        out, err = ended(run, 60)
     finally:
-        run.kill()
+        reap(run)
     assert run.returncode == 2, out + err  # as Ctrl-C: stopped, not a bug, not killed
     assert f"error: stopped by {sig.name}: run R stopped after 1 of 1 attempt(s)" in err
     assert f"hint: continue it: phoneshell run --resume R --runs {tmp_path}" in err
@@ -83,9 +84,9 @@ def test_the_tidy_up_before_a_stop_names_the_signal_that_came(tmp_path: Path) ->
     try:
         wait_for(mark.exists, run, "agent turn")
         run.send_signal(signal.SIGTERM)
-        out, err = run.communicate(timeout=60)
+        out, err = ended(run, 60)
     finally:
-        run.kill()
+        reap(run)
     assert run.returncode == 2, out + err
     assert "sim-1: before it stops, the run deletes the alarms its agents saved" in out, out
     assert out.rstrip().endswith("(SIGTERM again to leave them)"), out
@@ -107,9 +108,9 @@ def test_a_second_signal_in_the_teardown_still_leaves_a_whole_record(tmp_path: P
         run.send_signal(signal.SIGTERM)
         wait_for(lambda: '"phase":"teardown"' in audit.read_text(), run, "teardown's launch")
         run.send_signal(signal.SIGTERM)
-        out, err = run.communicate(timeout=20)  # well before the wait's 30 s
+        out, err = ended(run, 20)  # well before the wait's 30 s
     finally:
-        run.kill()
+        reap(run)
     assert run.returncode == 2, out + err
     assert "error: stopped by SIGTERM: run R stopped after 1 of 1 attempt(s)" in err
     [row] = rows(tmp_path / "R")
@@ -127,13 +128,14 @@ def test_a_stop_signal_ends_an_attack_with_what_it_did_not_play_not_scored(
     """The attack stops at the finish in flight, as a run does: the rest are said not run."""
     attack = subprocess.Popen(
         [sys.executable, "-m", "phoneshell", "attack", "--family", "null", "--runs",
-         str(tmp_path)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+         str(tmp_path)], cwd=ROOT, env={**os.environ, **CLI_ENV}, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True)
     try:
         wait_for(lambda: any(tmp_path.glob("attack-*/attempts/*")), attack, "first finish")
         attack.send_signal(signal.SIGTERM)
-        out, err = attack.communicate(timeout=30)
+        out, err = ended(attack, 30)
     finally:
-        attack.kill()
+        reap(attack)
     assert attack.returncode == 2, out + err  # stopped, as a run is
     assert "error: the attack stopped early: interrupted (SIGTERM)" in err
     assert "NOT SCORED: not run: interrupted (SIGTERM)" in out
@@ -150,15 +152,15 @@ def test_a_stop_signal_on_several_phones_waits_for_the_finishes_in_flight(
         # loaded machine let all 80 finish before the test saw the first two (CI, once)
         [sys.executable, "-m", "phoneshell", "attack", "--family", "null", "--family",
          "open-app", "--family", "truncated", "--device", "sim:2", "--runs", str(tmp_path)],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        text=True)
+        cwd=ROOT, env={**os.environ, **CLI_ENV}, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True)
     try:
         wait_for(lambda: len(list(tmp_path.glob("attack-*/attempts/*/*"))) >= 2, attack,
                  "a finish on each phone")
         attack.send_signal(signal.SIGTERM)
-        out, err = attack.communicate(timeout=60)
+        out, err = ended(attack, 60)
     finally:
-        attack.kill()
+        reap(attack)
     assert attack.returncode == 2, out + err
     assert "rig down" not in err  # no finish was played against a closed phone
     assert "error: the attack stopped early: interrupted (SIGTERM)" in err
@@ -170,15 +172,15 @@ def test_the_resume_hint_of_a_run_on_a_url_goes_on_as_printed(tmp_path: Path) ->
     """Red team 105: the hint left out --device (and --sandbox), so pasted as printed it started
     a simulator of its own and was refused ("ran on other phones (url)")."""
     mark = tmp_path / "started"
-    env = {**os.environ, "PYTHONWARNINGS": "error"}
+    env = {**os.environ, **CLI_ENV}
     with standalone_sim() as (url, _):
         run = start_run(tmp_path, REACH, mark, "--device", url)
         try:
             wait_for(mark.exists, run, "agent turn")
             run.send_signal(signal.SIGTERM)
-            _, err = run.communicate(timeout=60)
+            _, err = ended(run, 60)
         finally:
-            run.kill()
+            reap(run)
         hint = next(line for line in err.splitlines() if line.startswith("hint: continue it: "))
         assert hint == (f"hint: continue it: phoneshell run --resume R --runs {tmp_path} "
                         f"--device {url} --sandbox none"), hint

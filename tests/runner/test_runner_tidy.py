@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 import pytest
+from cli_process import ended, reap
 from runner.owners_tabs_phone import OWNERS, owners_phone, tab_urls
 
 from phoneshell.agents import AgentContext, AgentResult
@@ -142,9 +143,9 @@ def interrupted(tasks: tuple[str, ...], agent: str, device: str, marker: Path, r
             assert time.monotonic() < deadline and process.poll() is None
             time.sleep(0.05)
         process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=60)
+        out, err = ended(process, 60)
     finally:
-        process.kill()
+        reap(process)
     assert process.returncode == 2, out + err
     return out
 

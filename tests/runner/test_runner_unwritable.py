@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
-from cli_process import ROOT, run_cli
+from cli_process import CLI_ENV, ROOT, ended, reap, run_cli
 from limited_run import limited_once_begun
 
 pytestmark = pytest.mark.slow  # whole programs for seconds
@@ -49,7 +49,7 @@ def limited(limit: int) -> None:
 def phoneshell(*args: str, limit: int | None = None) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, "-m", "phoneshell", *args], cwd=ROOT, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env={**os.environ, "PYTHONWARNINGS": "error"},
+                            env={**os.environ, **CLI_ENV},
                             preexec_fn=(lambda: limited(limit)) if limit else None)
 
 
@@ -87,9 +87,9 @@ def test_an_action_the_bridge_cannot_log_is_not_charged_to_the_agent_and_stops_t
         resource.prlimit(process.pid, resource.RLIMIT_FSIZE,
                          (audit.stat().st_size + 64, resource.RLIM_INFINITY))
         (tmp_path / "go").touch()
-        out, err = process.communicate(timeout=120)
+        out, err = ended(process, 120)
     finally:
-        process.kill()
+        reap(process)
     stopped_whole(subprocess.CompletedProcess(process.args, process.returncode, out, err),
                   runs / "R")
     first, second = rows(runs / "R")
