@@ -9,8 +9,11 @@ bottom, as the harness reads it (`phoneshell.device.screen_part.shown_part`, the
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections import deque
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
 from phoneshell.xcui import short_type
 
@@ -23,6 +26,31 @@ harness's `phoneshell.device.screen_part.COVERS`, the same set with the keyboard
 CLIPS = frozenset({"Table", "CollectionView", "ScrollView"})
 """Short types of the scrolling lists that clip their rows to their own frame: a row scrolled
 under a navigation bar shows (and takes touches) only inside its list."""
+
+
+T = TypeVar("T")
+
+TREES_KEPT = 8
+"""How many trees each `per_tree` reading remembers its answer for."""
+
+
+def per_tree(read: Callable[[object], T]) -> Callable[[object], T]:
+    """`read(tree)` worked out once for each of the last `TREES_KEPT` trees it was asked of,
+    by identity (a tree held here keeps its nodes' ids; a decoded source is never changed): a
+    tap is hit-tested against the one source several times (`touched.node_at`, the bars that
+    cover it, the panels it cannot place), and every reading walks the whole tree. What it
+    answers is shared: callers only read it."""
+    recent: deque[tuple[object, T]] = deque(maxlen=TREES_KEPT)
+
+    @functools.wraps(read)
+    def once(tree: object) -> T:
+        for known, answer in tuple(recent):
+            if known is tree:
+                return answer
+        answer = read(tree)
+        recent.append((tree, answer))
+        return answer
+    return once
 
 
 @dataclass(frozen=True)
@@ -49,15 +77,28 @@ class Rect:
         return self.x + self.width // 2, self.y + self.height // 2
 
 
+_READ: dict[int, tuple[object, Rect | None]] = {}
+"""Rect objects read lately, by id, each with the object itself (so the id stays its own): a
+hit test reads every node's frame, and a tree is hit-tested many times."""
+READ_MOST = 50_000
+
+
 def rect_of(value: object) -> Rect | None:
     """Read a rect object ({"x", "y", "width", "height"}); None when it is not one."""
     if not isinstance(value, Mapping):
         return None
+    known = _READ.get(id(value))
+    if known is not None and known[0] is value:
+        return known[1]
     parts = [value.get(k) for k in ("x", "y", "width", "height")]
-    if not all(isinstance(p, (int, float)) and not isinstance(p, bool) for p in parts):
-        return None
-    x, y, w, h = (float(p) for p in parts)  # type: ignore[arg-type]
-    return Rect(x, y, w, h)
+    rect = None
+    if all(isinstance(p, (int, float)) and not isinstance(p, bool) for p in parts):
+        x, y, w, h = (float(p) for p in parts)  # type: ignore[arg-type]
+        rect = Rect(x, y, w, h)
+    if len(_READ) >= READ_MOST:
+        _READ.clear()
+    _READ[id(value)] = (value, rect)
+    return rect
 
 
 def _kind(node: Mapping[str, object]) -> str:
@@ -89,6 +130,7 @@ def _below(lined: list[tuple[Mapping[str, object], tuple[Mapping[str, object], .
     return lined[at + 1:end]
 
 
+@per_tree
 def shown_parts(tree: object) -> dict[int, Rect]:
     """What of each scrolling list (`CLIPS`) of `tree` shows, by the list's id: its frame on the
     screen (the root's frame) less what is drawn over its top or bottom (a visible bar, the

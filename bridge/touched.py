@@ -18,8 +18,8 @@ from bridge.frames import BARS as BARS
 from bridge.frames import CLIPS as CLIPS
 from bridge.frames import KEYBOARD_TYPE as KEYBOARD_TYPE
 from bridge.frames import Rect as Rect
+from bridge.frames import per_tree, shown_parts
 from bridge.frames import rect_of as rect_of
-from bridge.frames import shown_parts
 from phoneshell.xcui import flag, short_type, walk
 
 PLAIN = frozenset({"Other", "Window", "Application"})
@@ -69,6 +69,7 @@ def ancestry(tree: object, node: Mapping[str, object]) -> list[Mapping[str, obje
     return []
 
 
+@per_tree
 def keyboard_areas(tree: object) -> list[Mapping[str, object]]:
     """The view holding each visible Keyboard and what iOS draws beside it: the outermost of
     the Keyboard's ancestors inside its window that starts below the screen's top.
@@ -167,6 +168,7 @@ def unplaced_panels(tree: object) -> list[Mapping[str, object]]:
     return [panel for panel in _placing(tree)[1] if panel.get("isVisible") != "0"]
 
 
+@per_tree
 def _placing(tree: object) -> tuple[frozenset[int], list[Mapping[str, object]]]:
     """`untrusted`'s ids, and the panels a visible one of them lies in (`unplaced_panels`)."""
     found: set[int] = set()
@@ -290,18 +292,7 @@ def _coverers(tree: object, found: Mapping[str, object], x: float, y: float,
     over the list it scrolls in. Nothing `found` lies in covers it, nor anything inside it, nor
     a node whose frame cannot be trusted (`skip`); plain unnamed containers never do (real dumps
     lay empty full-screen views over everything, and the keyboard's window is full-screen)."""
-    order: dict[int, int] = {}
-    lines: dict[int, tuple[Mapping[str, object], ...]] = {}
-    stack: list[tuple[object, tuple[Mapping[str, object], ...]]] = [(tree, ())]
-    while stack:  # document order, each node with the line above it
-        item, above = stack.pop()
-        if not isinstance(item, Mapping):
-            continue
-        order[id(item)] = len(order)
-        lines[id(item)] = above
-        children = item.get("children")
-        if isinstance(children, list):
-            stack.extend((child, (*above, item)) for child in reversed(children))
+    order, lines, nodes = _document(tree)
     if id(found) not in order:
         return []
     above = lines[id(found)]
@@ -309,7 +300,7 @@ def _coverers(tree: object, found: Mapping[str, object], x: float, y: float,
     areas = {id(a) for a in keyboard_areas(tree)}
     screen = rect_of(tree.get("rect")) if isinstance(tree, Mapping) else None
     covers: list[tuple[int, int, Mapping[str, object]]] = []
-    for _, node in walk(tree):
+    for node in nodes:
         if (id(node) in inside or id(node) in skip or node.get("isVisible") == "0"
                 or _within(lines, node, found)):
             continue
@@ -327,6 +318,30 @@ def _coverers(tree: object, found: Mapping[str, object], x: float, y: float,
                                                             areas))):
             covers.append((0, order[id(node)], node))
     return [node for *_, node in sorted(covers, key=lambda c: (c[0], c[1]))]
+
+
+Lines = dict[int, tuple[Mapping[str, object], ...]]
+
+
+@per_tree
+def _document(tree: object) -> tuple[dict[int, int], Lines, list[Mapping[str, object]]]:
+    """Each node of `tree`'s place in document order and the line of nodes above it, by id,
+    and the nodes in that order."""
+    order: dict[int, int] = {}
+    lines: Lines = {}
+    nodes: list[Mapping[str, object]] = []
+    stack: list[tuple[object, tuple[Mapping[str, object], ...]]] = [(tree, ())]
+    while stack:
+        item, above = stack.pop()
+        if not isinstance(item, Mapping):
+            continue
+        order[id(item)] = len(order)
+        lines[id(item)] = above
+        nodes.append(item)
+        children = item.get("children")
+        if isinstance(children, list):
+            stack.extend((child, (*above, item)) for child in reversed(children))
+    return order, lines, nodes
 
 
 def _within(lines: Mapping[int, tuple[Mapping[str, object], ...]], node: Mapping[str, object],

@@ -213,7 +213,7 @@ RT136-1) or a list cut by something that is no bar (Weather's header, RT136-2) s
 screens nobody listed, so the grid covers them all."""
 
 
-@pytest.mark.slow  # ~3 minutes over every app on two cores: CI runs it
+@pytest.mark.slow  # about a minute over every app (15 before node_at read each tree once)
 @pytest.mark.parametrize("bundle", FIRST_SCREENS)
 def test_every_apps_first_screen_scrolled_is_hit_as_the_bridge_names_it(
         sim: tuple[SimServer, wda.Client], bundle: str) -> None:
