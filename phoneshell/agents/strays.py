@@ -21,9 +21,10 @@ rewrote its failed row as passed and re-sealed the run. Three things stand again
   one it finds, reading the harness's own children first (the one place a comet is found alive:
   each generation is the harness's child as soon as its parent is gone), until a pass finds
   nothing still running; then it kills them all (SIGKILL), and looks again until `QUIET_PASSES`
-  passes in a row find none (for `QUIET_S` too, once it found any), within `STOP_S`. The row names what it stopped, and says when
-  something was still moving when the time ran out. A signal goes to a process by a pidfd taken
-  after its start time was read again, never to a pid used again meanwhile.
+  passes in a row find none (for `QUIET_S` too, once it stopped any), within `STOP_S`. The row
+  names what it stopped, and says when something was still moving when the time ran out. A
+  signal goes to a process by a pidfd taken after its start time was read again, never to a
+  pid used again meanwhile.
 
 Which are the harness's own: every process in the harness's session (the simulator in a process
 of its own, a program's look-up: none of them is started in another session, and no process can
@@ -67,10 +68,11 @@ STOP_S = 3.0
 QUIET_PASSES = 3
 """How many passes in a row must find nothing alive before the sweep is done."""
 QUIET_S = 0.2
-"""How long those passes must span too once the sweep found anything: a pass reads the kernel's
-list of the harness's children while a comet's generations join and leave it, and may skip the
-one alive (the list is exact only while nothing below forks or exits); a few passes in a row
-can, on a loaded machine (CI, once), and the comet went on."""
+"""How long those passes must span too once the sweep stopped a process (an honest turn leaves
+none alive: its sandbox's last processes are found dead, and cost no wait). A pass reads the
+kernel's list of the harness's children while a comet's generations join and leave it, and may
+skip the one alive (the list is exact only while nothing below forks or exits); a few passes in
+a row can, on a loaded machine (CI, once), and the comet went on."""
 REAP_S = 0.05
 """How often the harness reaps the dead children it adopted."""
 NAME_CHARS = 80
@@ -387,8 +389,7 @@ def stop_strays(before: Collection[Key] = (), running: Collection[int] = (),
     ended: set[Key] = set()
     deadline = time.monotonic() + STOP_S
     quiet_since = time.monotonic()
-    while quiet < QUIET_PASSES or (
-            (swept.count or ended) and time.monotonic() - quiet_since < QUIET_S):
+    while quiet < QUIET_PASSES or (swept.count and time.monotonic() - quiet_since < QUIET_S):
         looked = sweep.look()
         live = [p for p in looked if not p.dead]
         # A comet's generations each live a moment: most passes find only the one that just
