@@ -5,13 +5,14 @@ the task file from $PHONESHELL_TASK_FILE (a variable meant for reference and rep
 this one, never for a model), plays each `solution` step on the phone at $PHONESHELL_WDA_URL
 with phoneshell's own device layer (so the bridge logs every action under the agent phase),
 answers what the finish says or reads off the screen (`answer_read`: a value of the phone's),
-and reports with `phoneshell finish`. It keeps to $PHONESHELL_MAX_STEPS actions.
+and claims with a JSON line on stdout (as `phoneshell finish` would, without starting a second
+program each attempt). It keeps to $PHONESHELL_MAX_STEPS actions.
 """
 
 from __future__ import annotations
 
+import json
 import os
-import subprocess
 import sys
 
 from phoneshell.device import Phone, read_answer, run_step
@@ -20,9 +21,9 @@ from phoneshell.tasks import load_task
 
 
 def finish(status: str, answer: str = "", summary: str = "") -> int:
-    """Report the claim the way any command agent does."""
-    return subprocess.call([sys.executable, "-m", "phoneshell", "finish", "--status", status,
-                            "--answer", answer, "--summary", summary])
+    """Claim as any command agent may: the claim's JSON object, one line on stdout."""
+    print(json.dumps({"status": status, "answer": answer, "summary": summary}), flush=True)
+    return 0
 
 
 def main() -> int:
