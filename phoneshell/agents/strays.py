@@ -19,7 +19,10 @@ rewrote its failed row as passed and re-sealed the run. Three things stand again
 * After each turn, `stop_strays` stops every descendant of the harness that is not the harness's
   own, then kills it: pass after pass, it stops (SIGSTOP: a stopped process cannot fork) each
   one it finds, reading the harness's own children first (the one place a comet is found alive:
-  each generation is the harness's child as soon as its parent is gone), until a pass finds
+  each generation is the harness's child as soon as its parent is gone), then what is below
+  them and every process in a session one of them is in (wherever it was re-parented; a session
+  id is a pid, used again only once the session is empty, and no process joins a session
+  after its birth), until a pass finds
   nothing still running; then it kills them all (SIGKILL), and looks again until `QUIET_PASSES`
   passes in a row find none (for `QUIET_S` too, once it stopped any), within `STOP_S`. The row
   names what it stopped, and says when something was still moving when the time ran out. A
@@ -290,6 +293,10 @@ class _Pass:
     theirs: Callable[[int], bool] | None = None
     stopping: bool = False
     seen: dict[Key, _Proc] = field(default_factory=dict)
+    sessions: set[int] = field(default_factory=set)
+    """The sessions of the strays found so far: a process in one is a stray wherever it is now.
+    A comet's generations keep the session it made, and one was still forking 2 s after sweeps
+    that read only the harness's children and what is below them had ended quiet (CI, twice)."""
 
     def own(self, proc: _Proc, mine: int) -> bool:
         return (proc.sid == mine or proc.key in self.before or proc.pid in self.running
@@ -306,12 +313,17 @@ class _Pass:
                 proc = read(pid)
                 if proc is not None and proc.ppid == me and not self.own(proc, mine):
                     self._found(proc, found)
-            if found or self.seen:  # and what is below them
-                below = _children(_table())
+            if found or self.seen:  # and what is below them, and what shares their sessions
+                table = _table()
+                below = _children(table)
                 for child in below.get(me, ()):
                     if not self.own(child, mine):
                         for proc in _subtree(below, child):
                             self._found(proc, found)
+                for proc in table.values():
+                    if proc.sid in self.sessions and proc.pid != me and not self.own(proc, mine):
+                        self._found(proc, found)
+                self.sessions.update(p.sid for p in found.values() if not self.own(p, mine))
             self._reap(found.values(), me, mine)
         return [p for p in found.values() if p.pid != self.finished]
 
