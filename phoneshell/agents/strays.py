@@ -22,7 +22,8 @@ rewrote its failed row as passed and re-sealed the run. Three things stand again
   each generation is the harness's child as soon as its parent is gone), then what is below
   them and every process in a session one of them is in (wherever it was re-parented; a session
   id is a pid, used again only once the session is empty, and no process joins a session
-  after its birth), until a pass finds
+  after its birth), and the whole process group of each of them that is the harness's child
+  (a group stops at once, a fork in flight included), until a pass finds
   nothing still running; then it kills them all (SIGKILL), and looks again until `QUIET_PASSES`
   passes in a row find none (for `QUIET_S` too, once it stopped any), within `STOP_S`. The row
   names what it stopped, and says when something was still moving when the time ran out. A
@@ -293,6 +294,11 @@ class _Pass:
     theirs: Callable[[int], bool] | None = None
     stopping: bool = False
     seen: dict[Key, _Proc] = field(default_factory=dict)
+    frozen: set[int] = field(default_factory=set)
+    """The process groups stopped whole (`_freeze`)."""
+    groups_before: frozenset[int] = frozenset()
+    """The process groups of what ran below the harness before the turn (`before`): never
+    stopped whole."""
     sessions: set[int] = field(default_factory=set)
     """The sessions of the strays found so far: a process in one is a stray wherever it is now.
     A comet's generations keep the session it made, and one was still forking 2 s after sweeps
@@ -334,6 +340,24 @@ class _Pass:
         if self.stopping and not proc.dead:
             _signal(proc, signal.SIGSTOP)
             self.seen.setdefault(proc.key, proc)
+        if self.stopping:
+            self._freeze(proc)
+
+    def _freeze(self, proc: _Proc) -> None:
+        """Stop the whole process group of `proc`, a stray that is the harness's child (alive,
+        or dead and not yet reaped: its group cannot end, nor its id be used again, while the
+        lock held keeps it so). A comet's generations all stay in its group, and the kernel
+        stops a group at once, a fork in flight included (restarted after the stop, so no child
+        slips out), where pass after pass on a loaded machine caught no generation alive (CI:
+        the one named was the last, after its forking was over). Never the finished program's
+        group (the harness waits for it), nor one of what ran before the turn."""
+        group = proc.pgid
+        if (proc.ppid != os.getpid() or group in self.frozen or group == self.finished
+                or group in self.groups_before or group <= 1):
+            return
+        self.frozen.add(group)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(group, signal.SIGSTOP)
 
     def _reap(self, procs: Collection[_Proc], me: int, mine: int) -> None:
         """Wait for those of `procs` that are the harness's dead children and either adopted or
@@ -395,6 +419,7 @@ def stop_strays(before: Collection[Key] = (), running: Collection[int] = (),
     while any(not p.dead for p in found) and time.monotonic() < deadline:
         time.sleep(0.02)  # a sandbox's last process dies by itself: not the agent's doing
         found = sweep.look()
+    sweep.groups_before = frozenset(p.pgid for p in _table().values() if p.key in before)
     sweep.stopping = True
     swept, quiet, killing = Swept(), 0, False
     counted: set[Key] = set()
