@@ -66,9 +66,6 @@ def old_run(runs: dict[str, Path], tmp_path: Path) -> Path:
 # Not slow: it reseals a copy of the session's SOL run under SOL's id, which moves this
 # machine's latest seal of SOL past the copy the slow stage's unreadable-run test reports; in
 # one session with it, that report refuses SOL as rolled back. The README's stage keeps it apart.
-# Not slow, though 4.4 s: it reseals a copy of the shared run SOL, which this machine's ledger
-# then holds at a later seal than SOL's own, so a report of SOL after it in one session (the
-# slow tests of this file) reads SOL as rolled back.
 def test_an_older_run_with_a_log_too_big_to_hold_is_reported_with_the_rest(
         runs: dict[str, Path], tmp_path: Path) -> None:
     run = old_run(runs, tmp_path)
