@@ -296,9 +296,9 @@ class _Pass:
     seen: dict[Key, _Proc] = field(default_factory=dict)
     frozen: set[int] = field(default_factory=set)
     """The process groups stopped whole (`_freeze`)."""
-    groups_before: frozenset[int] = frozenset()
+    groups_before: frozenset[int] | None = None
     """The process groups of what ran below the harness before the turn (`before`): never
-    stopped whole."""
+    stopped whole (read when a group is first to be stopped)."""
     sessions: set[int] = field(default_factory=set)
     """The sessions of the strays found so far: a process in one is a stray wherever it is now.
     A comet's generations keep the session it made, and one was still forking 2 s after sweeps
@@ -352,8 +352,12 @@ class _Pass:
         the one named was the last, after its forking was over). Never the finished program's
         group (the harness waits for it), nor one of what ran before the turn."""
         group = proc.pgid
-        if (proc.ppid != os.getpid() or group in self.frozen or group == self.finished
-                or group in self.groups_before or group <= 1):
+        if proc.ppid != os.getpid() or group in self.frozen or group == self.finished or group <= 1:
+            return
+        if self.groups_before is None:
+            self.groups_before = frozenset(p.pgid for p in _table().values()
+                                           if p.key in self.before)
+        if group in self.groups_before:
             return
         self.frozen.add(group)
         with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -419,7 +423,6 @@ def stop_strays(before: Collection[Key] = (), running: Collection[int] = (),
     while any(not p.dead for p in found) and time.monotonic() < deadline:
         time.sleep(0.02)  # a sandbox's last process dies by itself: not the agent's doing
         found = sweep.look()
-    sweep.groups_before = frozenset(p.pgid for p in _table().values() if p.key in before)
     sweep.stopping = True
     swept, quiet, killing = Swept(), 0, False
     counted: set[Key] = set()
