@@ -303,7 +303,9 @@ def open_swappers(device: str | None, runs_dir: Path, replay_from: Path | None =
     named `<kind>-<run id>`; with `trajectory`, the finishes' screens are kept (`--trajectory`).
     Before any finish, each phone's counts of what the tasks start from none of are taken, as a
     run takes them (`runner.counts`); the Safari tabs the finishes open are closed as a run
-    closes its own (`runner.tidy`).
+    closes its own (`runner.tidy`). A first stop signal meanwhile waits for the phone being set
+    up, and the swappers come stopped (every finish not run), as after a stop during the
+    finishes (`share_out`).
 
     Args:
         tasks: the tasks whose finishes will be played (Safari's tabs are counted when any of
@@ -322,19 +324,28 @@ def open_swappers(device: str | None, runs_dir: Path, replay_from: Path | None =
     attempts = _Attempts()
     frames = Trajectory(runs_dir) if trajectory else None
     with open_phones(device, run_id) as (devices, note), ExitStack() as bridges:
-        progress(note)
-        swappers = []
-        for handle in devices:
-            rig = bridges.enter_context(rig_for(handle, runs_dir, frames))
-            swapper = Swapper(rig, runs_dir / run_id, run_id, replay_from, handle.installed,
-                              attempts)
-            swapper.note = functools.partial(labelled, progress, handle.info.label)
-            # before any finish, as a run does: what the tasks start from none of (whatever a
-            # finish leaves of it is then a finish's), and the tabs the finishes will open
-            swapper.housekeeping, lines = tidy.start_phone(rig, run_id, tasks)
-            for line in lines:
-                swapper.note(line)
-            swappers.append(swapper)
+        swappers: list[Swapper] = []
+        # a first stop waits for the phone being set up, and no other phone is set up after
+        # it: every finish is then listed as not run, as after a stop during the finishes
+        with stop.tidying() as setting_up:
+            progress(note)
+            for handle in devices:
+                rig = bridges.enter_context(rig_for(handle, runs_dir, frames))
+                swapper = Swapper(rig, runs_dir / run_id, run_id, replay_from,
+                                  handle.installed, attempts)
+                swapper.note = functools.partial(labelled, progress, handle.info.label)
+                # before any finish, as a run does: what the tasks start from none of (whatever
+                # a finish leaves of it is then a finish's), and the tabs the finishes will open
+                swapper.housekeeping, lines = tidy.start_phone(rig, run_id, tasks)
+                for line in lines:
+                    swapper.note(line)
+                swappers.append(swapper)
+                if stop.waiting() is not None:
+                    break
+        if setting_up.held is not None:
+            halt_all(swappers, setting_up.held)
+            progress(f"{stop.stopped_line(setting_up.held)} while the phones were set up: "
+                     "no finish is played")
         yield swappers
         # the tidy-up protects the phones: a first stop waits for it, a second cuts it short
         with stop.tidying() as tidying:
@@ -380,16 +391,20 @@ def share_out(swappers: Sequence[Swapper], jobs: Sequence[Callable[[Swapper], li
         finally:
             finished.release()
 
-    for n, swapper in enumerate(swappers, start=1):
-        threading.Thread(target=run, args=(swapper,), name=f"swap-{n}", daemon=True).start()
+    # a first stop while the threads start (one may be playing already) is held, and taken
+    # as one during the wait
+    with stop.tidying() as starting:
+        for n, swapper in enumerate(swappers, start=1):
+            threading.Thread(target=run, args=(swapper,), name=f"swap-{n}", daemon=True).start()
     working = len(swappers)
     try:
+        if starting.held is not None:
+            raise starting.held
         while working:  # a semaphore, not Thread.join: see `runner.workers.Workers.go`
             finished.acquire()
             working -= 1
     except KeyboardInterrupt as exc:
-        for swapper in swappers:
-            swapper.halt("interrupted", f"interrupted ({stopped_by(exc)})")
+        halt_all(swappers, exc)
         progress(f"{stop.stopped_line(exc)}: waiting for the finishes in flight on {working} "
                  "phone(s) to end (once more to leave them)")
         while working:
@@ -397,6 +412,12 @@ def share_out(swappers: Sequence[Swapper], jobs: Sequence[Callable[[Swapper], li
             working -= 1
     # a job handed out after the stop found its phone stopped: its rows say not run
     return [rows or [] for rows in done]
+
+
+def halt_all(swappers: Sequence[Swapper], exc: KeyboardInterrupt) -> None:
+    """Stop every phone for the stop signal `exc` (what is left is listed as not run)."""
+    for swapper in swappers:
+        swapper.halt("interrupted", f"interrupted ({stopped_by(exc)})")
 
 
 @dataclass(frozen=True)

@@ -126,6 +126,12 @@ def tidying() -> Iterator[Tidying]:
             _tidy_held.clear()
 
 
+def waiting() -> KeyboardInterrupt | None:
+    """The first stop held by the `tidying()` the main thread is in, when one came (None when
+    none did): work that would go on after it (the next phone's set-up) can end early."""
+    return _tidy_held[-1] if _tidy[0] and _tidy_held else None
+
+
 @contextmanager
 def recording() -> Iterator[None]:
     """Hold stop signals while a record is written (a row appended, the run sealed), and raise

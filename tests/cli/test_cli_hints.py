@@ -82,7 +82,9 @@ def test_a_swap_stopped_by_a_signal_is_told_to_run_again_not_to_check_the_phone(
         tmp_path: Path) -> None:
     swap = phoneshell("swap", "--all", *SWAP_TASKS, "--device", "sim:2", "--runs", str(tmp_path))
     deadline = time.monotonic() + 120
-    while not list(tmp_path.glob("swap-*/attempts/*/1")):  # a finish is being played
+    # a finish is being played (or the threads that play them are starting: a first stop
+    # there was once no stop at all, but a bare "stopped by SIGTERM")
+    while not list(tmp_path.glob("swap-*/attempts/*/1")):
         assert swap.poll() is None and time.monotonic() < deadline, swap.communicate()
         time.sleep(0.02)
     swap.send_signal(signal.SIGTERM)
@@ -91,6 +93,32 @@ def test_a_swap_stopped_by_a_signal_is_told_to_run_again_not_to_check_the_phone(
     assert "error: the swap stopped early: interrupted (SIGTERM)" in stderr, stderr
     hint = next(x for x in stderr.splitlines() if x.startswith("hint:"))
     assert "run the swap again" in hint and "doctor" not in hint, hint
+
+
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
+def test_a_swap_stopped_while_its_phone_is_set_up_ends_as_one_stopped_during_its_finishes(
+        tmp_path: Path) -> None:
+    # each request waits 0.05 s: the phone's set-up (its counts, the owner watch) takes seconds,
+    # and the signal comes as it begins; it once ended in a bare "stopped by SIGTERM"
+    sim = phoneshell("sim", "--port", "0", "--fault", "slow=0.05")
+    try:
+        assert sim.stdout is not None
+        url = sim.stdout.readline().split(" at ")[1].split(";")[0]
+        swap = phoneshell("swap", "--all", *SWAP_TASKS[:2], "--device", url,
+                          "--runs", str(tmp_path))
+        assert swap.stdout is not None
+        assert swap.stdout.readline().startswith("running on "), swap.communicate()
+        swap.send_signal(signal.SIGTERM)
+        out, err = swap.communicate(timeout=120)
+    finally:
+        sim.terminate()
+        sim.communicate(timeout=30)
+    assert swap.returncode == 2, err
+    assert out.startswith("stopped by SIGTERM while the phones were set up: no finish is "
+                          "played\n"), out
+    assert "2 pair(s): 0 compatible, 2 incompatible; 0 accepted, 2 not scored" in out, out
+    assert "error: the swap stopped early: interrupted (SIGTERM)" in err, err
+    assert not list(tmp_path.glob("swap-*/attempts")), "a finish was played after the stop"
 
 
 @pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
