@@ -23,6 +23,7 @@ answer names two values and passes for both ("H:0 L:1 H:2 ...", "41 in Cupertino
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
@@ -119,6 +120,9 @@ where ("57 right now", "57 outside"), the weather ("57 Fine")."""
 _POINT_WORDS = frozenset(("north south east west northeast northwest southeast southwest "
                           + " ".join(p.lower() for p in (*POINTS, *BETWEEN))).split())
 """Beside a heading, a point after a number is the heading's: "274 W", "223 south-southwest"."""
+_SPACE = re.compile(r"\s")
+_UNNUMBERED = re.compile(r"[^\s]*\d[^\s]*")
+"""A word with a digit in it: the numbers of an item, blanked out to read its words."""
 _WORDS = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 _ITEM = re.compile(r"(?<!\d)\.(?!\d)|\.{2,}|(?<!\d):|:(?!\d)|,(?!\d{3}(?!\d))|[;!?()\[\]{}\n|&±/]"
                    r"|\s-+\s|\s(?i:or|nor|and)\s")
@@ -134,6 +138,12 @@ _DATE = re.compile(rf"(?i)(?<!\w){_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{
 """A date: "Dec 6, 2026", "6 December", "2026-12-06", "12/6/2026"."""
 _MARKER = re.compile(r"(?<![^\s:*-])(\d{1,2})[.)](?=[ \t]+[^\W\d_])")
 """A list's marker: "1. Opened", "2) Tapped"."""
+NEAR = 120
+"""How far before a number a word or phrase that owns it is looked for (`_word_before`,
+`_OF`, `_direct`): a fixed window, so that reading an answer takes time in its length, not its
+square."""
+_OF_AFTER = re.compile(r"\s+(?:out\s+)?of\s+(?:the\s+)?\d")
+_WORD_AFTER = re.compile(r"[\s-]*([^\W\d_]+)")
 _OF = re.compile(r"(?i)(?:\d|\b(?:first|last|one|two|three|four|five|six|seven|eight|nine|ten)|"
                  r"\w\s)\s*(?:out\s+)?of\s+(?:the\s+)?$")
 
@@ -174,7 +184,7 @@ def _word_before(text: str, start: int) -> str:
     """The word right before `start` of `text` (spaces, quotes, markdown's marks and a label's
     colon between), or ""."""
     before = re.search(r"([^\W\d_]+(?:'[^\W\d_]+)?)[\s\"'*_`]*(?::[\s\"'*_`]*)?-?$",
-                       text[max(0, start - 120):start])  # a word and its marks, no further
+                       text[max(0, start - NEAR):start])  # a word and its marks, no further
     return before.group(1) if before else ""
 
 
@@ -193,13 +203,13 @@ def _owned(text: str, start: int, end: int, marks: _Marks) -> bool:
     # `EVERYDAY` is English: in another script nothing tells a label from a word of the
     # sentence ("气温57度" is "temperature 57 degrees"), so only a Latin word owns a number
     before = _word_before(text, start)
-    if text[:start].endswith("#") or (before and script(before) == "LATIN"
+    if (start and text[start - 1] == "#") or (before and script(before) == "LATIN"
                                       and folded(before) not in _FILLER
                                       and (not everyday(before) or folded(before) in _NAMING)):
         return True  # "iOS 26", "UV index 1", "page 1", '"steps": 3', "#1"
-    if _OF.search(text[:start]) or re.match(r"\s+(?:out\s+)?of\s+(?:the\s+)?\d", text[end:]):
+    if _OF.search(text, max(0, start - NEAR), start) or _OF_AFTER.match(text, end):
         return True  # "1 of 2", "one of eight"
-    after = re.match(r"[\s-]*([^\W\d_]+)", text[end:])
+    after = _WORD_AFTER.match(text, end)
     return after is not None and script(after.group(1)) == "LATIN" and (
         folded(after.group(1)) not in _FILLER | marks.loose)
 
@@ -210,22 +220,23 @@ thousand, a prime (arcminutes), a symbol or pictograph ("55‰", "16′", "20 �
 
 
 @lru_cache(maxsize=64)
-def _marks_in(pattern: re.Pattern[str], text: str) -> tuple[tuple[int, int, str], ...]:
-    """Where `pattern` matches in `text`, each match's start, end and mark (read once per
-    text: an answer of hundreds of numbers asks for each one's part)."""
-    return tuple((m.start(), m.end(), m.group(0).strip()) for m in pattern.finditer(text))
+def _marks_in(pattern: re.Pattern[str], text: str
+              ) -> tuple[tuple[tuple[int, int, str], ...], list[int]]:
+    """Where `pattern` matches in `text`, each match's start, end and mark, and their ends in
+    order (read once per text: an answer of hundreds of numbers asks for each one's part)."""
+    found = tuple((m.start(), m.end(), m.group(0).strip()) for m in pattern.finditer(text))
+    return found, [end for _, end, _ in found]
 
 
 def _span(pattern: re.Pattern[str], text: str, at: int) -> tuple[int, int, str]:
-    """The part of `text` between `pattern`'s marks that holds `at`, and the mark before it."""
-    start, end, mark = 0, len(text), ""
-    for match_start, match_end, match_mark in _marks_in(pattern, text):
-        if match_end <= at:
-            start, mark = match_end, match_mark
-        elif match_start >= at:
-            end = match_start
-            break
-    return start, end, mark
+    """The part of `text` between `pattern`'s marks that holds `at`, and the mark before it.
+    The marks do not overlap, so their ends are in order: found by bisection, as an answer of
+    hundreds of numbers would otherwise take time in the square of its length."""
+    found, ends = _marks_in(pattern, text)
+    before = bisect_right(ends, at)  # the marks that end at or before `at`
+    start, mark = (found[before - 1][1], found[before - 1][2]) if before else (0, "")
+    after = before if before < len(found) and found[before][0] >= at else before + 1
+    return start, found[after][0] if after < len(found) else len(text), mark
 
 
 def _free(words: str) -> bool:
@@ -237,7 +248,11 @@ def _direct(text: str, start: int, marks: _Marks) -> bool:
     """Whether the bare number at `start` of `text` follows a hedging word or joint with
     nothing but filler between ("87% or 86", "87%/86", "Could be 58 though")."""
     item_start, _, mark = _span(_ITEM, text, start)
-    before = re.sub(r"[^\s]*\d[^\s]*", " ", text[item_start:start])
+    space = _SPACE.search(text, start - NEAR, start) if start - NEAR > item_start else None
+    near = space.end() if space else item_start
+    if not _free(_UNNUMBERED.sub(" ", text[near:start])):
+        return False  # a word of its own right before it (whole words: `near` is after a space)
+    before = _UNNUMBERED.sub(" ", text[item_start:start])
     direct = _free(before) and (mark.lower() in ("/", "±", "or", "nor")
                                 or bool(HEDGE.search(before)))
     return direct and not marks.marked(start)
@@ -259,7 +274,7 @@ def offered(text: str, start: int, end: int, wanted: list[Number],
     if _owned(text, start, end, marks):
         return folded(_word_before(text, start)) in _DAY_RANGE and _after_value(
             text, start, wanted)  # "57 (low 50, high 63)"
-    rest = re.sub(r"[^\s]*\d[^\s]*", " ", text[item_start:start] + " " + text[end:item_end])
+    rest = _UNNUMBERED.sub(" ", text[item_start:start] + " " + text[end:item_end])
     if _free(rest):
         return True  # "87%. 86", "Battery 87%, earlier 86", "(86?)", "(58 feels-like)"
     clause_start, clause_end, _ = _span(_CLAUSE, text, start)

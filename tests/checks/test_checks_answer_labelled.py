@@ -64,7 +64,7 @@ def test_a_labelled_list_of_the_levels_names_none(label: str) -> None:
         assert not passed and "another thing's" in detail, detail
 
 
-@pytest.mark.slow  # 0.5 s a grade: an answer of 392 numbers, each read for its label
+@pytest.mark.slow  # 0.1 s a grade: an answer of 392 numbers, each read for its label
 @pytest.mark.parametrize(("probe", "unit", "values"), [
     ("battery_level", "%", range(20, 100, 9)), ("weather_temperature", "°F", range(38, 93, 9)),
     ("compass_heading", "°", range(0, 360, 45))])
