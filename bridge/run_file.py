@@ -11,6 +11,7 @@ import hashlib
 import os
 import stat
 import threading
+from bisect import bisect_left, insort
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -56,6 +57,9 @@ class RunFile:
     """The unfinished last line (no newline yet): the next write completes it."""
     ours: dict[int, bytes] = field(default_factory=dict)
     """Byte offset -> sha256 of each line this writer wrote."""
+    offsets: list[int] = field(default_factory=list)
+    """The keys of `ours` in order: an attempt's stretch is found by bisection, not by reading
+    every line of a run of thousands of attempts (an attack's)."""
 
 
 @dataclass(frozen=True)
@@ -152,7 +156,10 @@ def append_line(run: RunFile, text: bytes, fsync: bool) -> None:
     if mend:  # the newline completed an unfinished line: it is a line of the file now
         run.chain, run.lines = chain_step(run.chain, run.torn), run.lines + 1
     run.chain, run.lines, run.end = chain_step(run.chain, text), run.lines + 1, end
-    run.ours[end - len(text) - 1] = _digest(text)
+    at = end - len(text) - 1
+    if at not in run.ours:  # in order: a truncated file's next lines start before the last
+        insort(run.offsets, at)
+    run.ours[at] = _digest(text)
     run.newline_owed, run.torn = False, b""
     if fsync:
         os.fsync(fd)
@@ -165,7 +172,7 @@ def read_ours(run: RunFile, start: int) -> Verified:
         OSError: the log cannot be read back.
     """
     with run.lock:  # no line of this writer's lands between the read and the record of it
-        ours = {off: digest for off, digest in run.ours.items() if off >= start}
+        ours = {off: run.ours[off] for off in run.offsets[bisect_left(run.offsets, start):]}
         try:
             data = read_bytes(run.path, MAX_LOG_BYTES, start) if run.path.exists() else b""
         except RecordError as exc:

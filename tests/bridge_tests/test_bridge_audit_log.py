@@ -264,3 +264,39 @@ def test_a_serving_bridge_closes_the_files_of_quiet_runs(sim: SimServer, tmp_pat
     finally:
         bridge.stop()
         writer.close()
+
+
+def test_read_back_from_an_offset_names_the_lines_it_did_not_write_and_those_gone(
+        tmp_path: Path) -> None:
+    """`verify` reads a stretch of a run's log (an attempt's): only what lies after `start`
+    counts, a line another process wrote there is named, and so is one of the writer's that a
+    truncation took away, with the writer's lines after the truncation still its own."""
+    writer = AuditWriter(tmp_path)
+    ctx = make_context("r1", "settings.wifi", 1, "agent")
+    log = tmp_path / "r1" / "audit.jsonl"
+
+    def tap() -> None:
+        intent = writer.write_intent(ctx, "tap", {"x": 1, "y": 2}, "com.apple.Preferences", None)
+        writer.write_outcome(intent, "com.apple.Preferences", True, "")
+
+    tap()
+    middle = log.stat().st_size
+    tap()
+    whole = writer.verify("r1", 0)
+    assert len(whole.events) == 4 and whole.forged == ()
+    later = writer.verify("r1", middle)
+    assert [e.seq for e in later.events] == [2, 2] and later.forged == ()
+    with log.open("ab") as out:
+        out.write(b'{"forged": true}\n')
+    assert writer.verify("r1", middle).forged == (f"byte {log.stat().st_size - 17}: "
+                                                  "'{\"forged\": true}'",)
+    writer.close()
+    os.truncate(log, middle)  # the second tap and the forged line are gone
+    lost = writer.verify("r1", 0)
+    assert len(lost.events) == 2 and [f.split(": ", 1)[1] for f in lost.forged] == [
+        "a line the bridge wrote there is gone"] * 2, lost.forged
+    tap()  # its lines after the truncation are its own, wherever they start
+    after = writer.verify("r1", middle)
+    assert [e.seq for e in after.events] == [3, 3], after
+    assert all(f.endswith("wrote there is gone") for f in after.forged), after.forged
+    writer.close()
