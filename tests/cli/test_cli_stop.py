@@ -23,11 +23,12 @@ REACH = ROOT / "environments" / "settings.about.reach.yaml"
 
 def start_run(tmp_path: Path, task: Path, mark: Path, *options: str) -> subprocess.Popen[str]:
     """`phoneshell run` of `task` (with `options`) with an agent that says it started (`mark`),
-    then sleeps."""
+    then sleeps; run again (a resume), it ends at once, as a failed attempt."""
     env = {**os.environ, **CLI_ENV}
     return subprocess.Popen(
         [sys.executable, "-m", "phoneshell", "run", str(task), *options, "--agent",
-         f"command:touch {mark}; sleep 60", "--sandbox", "none", "--runs", str(tmp_path),
+         f"command:[ -e {mark} ] && exit 0; touch {mark}; sleep 60", "--sandbox", "none",
+         "--runs", str(tmp_path),
          "--run-id", "R"],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
