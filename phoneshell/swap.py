@@ -216,9 +216,13 @@ def play_swaps(swappers: Sequence[Swapper], selection: Selection,
             def job(swapper: Swapper) -> list[SwapResult]:
                 rows = finish_against(swapper, b, tasks)
                 accepted = [r.implied for r in rows if r.accepted and r.scored]
+                unscored = [r.skip_reason.removeprefix("not scored: ")
+                            for r in rows if not r.scored]
                 return told(rows, lambda n: f"[{n}/{total}] {b.id}: its finish passes "
                             f"{len(accepted)} other task(s)"
-                            + (f" ({', '.join(accepted)})" if accepted else ""))
+                            + (f" ({', '.join(accepted)})" if accepted else "")
+                            + (f"; {len(unscored)} not scored: {unscored[0]}" if unscored
+                               else ""))
             return job
         jobs = [finish_job(b) for b in tasks]
     else:

@@ -117,6 +117,9 @@ def test_a_swap_stopped_while_its_phone_is_set_up_ends_as_one_stopped_during_its
     assert out.startswith("stopped by SIGTERM while the phones were set up: no finish is "
                           "played\n"), out
     assert "2 pair(s): 0 compatible, 2 incompatible; 0 accepted, 2 not scored" in out, out
+    # each finish's line says its pair was not played, not that it passed no other task
+    assert "its finish passes 0 other task(s); 1 not scored: not run: interrupted (SIGTERM)" \
+        in out, out
     assert "error: the swap stopped early: interrupted (SIGTERM)" in err, err
     assert not list(tmp_path.glob("swap-*/attempts")), "a finish was played after the stop"
 
