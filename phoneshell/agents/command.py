@@ -57,7 +57,7 @@ from phoneshell.agents.environment import (
     read_claim_file,
     read_turns,
 )
-from phoneshell.agents.tools import tool_calls
+from phoneshell.agents.tools import every_call, tool_calls
 from phoneshell.agents.turn import run_turn
 from phoneshell.errors import RunError
 from phoneshell.evidence import Claim
@@ -256,7 +256,7 @@ def spent(use: TurnUse, max_steps: int) -> str:
     budget (the one it asks for), so `max_steps` + 1 with a refusal is all of the budget used,
     not a call over it (red team 145)."""
     honest = use.turns == max_steps or (use.turns == max_steps + 1 and bool(use.refused))
-    used = (("the 1 tool call" if max_steps == 1 else f"all {max_steps} tool calls") if honest else
+    used = (every_call(max_steps) if honest else
             f"{tool_calls(use.turns)} of a budget of {max_steps}")
     did = one_line(use.refused[:REFUSED_CHARS]) if use.refused else (
         f"{TURNS_FILE} says it ran out of turns, not what it did")

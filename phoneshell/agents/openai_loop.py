@@ -51,7 +51,7 @@ from phoneshell.agents.chat_api import (
     OpenAISettings,
     storable_json,
 )
-from phoneshell.agents.tools import GUIDE, TOOLS, PhoneTools, budget_told
+from phoneshell.agents.tools import GUIDE, TOOLS, PhoneTools, budget_told, every_call
 from phoneshell.errors import RIG_DOWN, RunError
 from phoneshell.evidence import Claim
 from phoneshell.untrusted import storable
@@ -163,7 +163,7 @@ class _Conversation:
         """End out of turns: past the budget the model did something other than a valid done
         (a call, a refused done, a reply in prose), and the error says which."""
         return self.end(self.tools.claim, out_of_turns=True,
-                        error=f"used all {self.tools.max_turns} tool calls, then "
+                        error=f"used {every_call(self.tools.max_turns)}, then "
                               f"{self.tools.refused}")
 
     def outgrown(self) -> AgentResult | None:

@@ -210,10 +210,17 @@ class PhoneTools:
         return self._shown(seen)
 
 
+def every_call(max_turns: int | None) -> str:
+    """Every tool call of a budget, in words: "all 25 tool calls", "the 1 tool call"."""
+    if max_turns is None:
+        return "every tool call"
+    return "the 1 tool call" if max_turns == 1 else f"all {max_turns} tool calls"
+
+
 def used_all(max_turns: int) -> str:
     """That every tool call of a budget is used: "all 25 tool calls are used", "the 1 tool
     call is used"."""
-    return "the 1 tool call is used" if max_turns == 1 else f"all {max_turns} tool calls are used"
+    return f"{every_call(max_turns)} {'is' if max_turns == 1 else 'are'} used"
 
 
 def claim_of(args: Args) -> Claim | str:

@@ -403,3 +403,11 @@ def test_the_default_endpoint_without_a_key_fails_before_any_phone(
         make_agent("openai:gpt-4.1")
     with pytest.raises(RunError, match="needs a model"):
         make_agent("openai")
+
+
+def test_a_budget_of_one_call_is_said_in_the_singular(tmp_path: Path,
+                                                      suite: dict[str, Task]) -> None:
+    task = replace(suite["settings.about.reach"], max_steps=1)
+    row = attempt(tmp_path, task, "openai:stand-in-dawdle")
+    assert row.out_of_turns and row.outcome == "failed" and row.turns == 1
+    assert row.error.startswith("used the 1 tool call, then called "), row.error
