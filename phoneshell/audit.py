@@ -171,12 +171,17 @@ class Action:
         """A short human line: kind, the main parameter and the outcome."""
         main = next((str(self.params[k]) for k in ("bundle_id", "text", "url", "button")
                      if k in self.params), "")
+        unnamed = ""
         if self.kind == "tap" and self.target is not None:
-            main = self.target.label or self.target.name or main
+            main = self.target.label or self.target.name
+            if not main:  # "#30 agent tap ok" said nothing of what it touched
+                where = f" on page {self.target.page!r}" if self.target.page else ""
+                unnamed = f" an unnamed {short_type(self.target.type)}{where}"
         elif self.kind == "tap" and "x" in self.params:
             main = f"({self.params['x']}, {self.params['y']})"
         state = {True: "ok", False: f"failed: {self.error}", None: "no outcome"}[self.ok]
-        return f"#{self.seq} {self.phase} {self.kind} {main!r} {state}".replace(" ''", "")
+        return (f"#{self.seq} {self.phase} {self.kind}{unnamed} {main!r} {state}"
+                .replace(" ''", ""))
 
 
 NO_ANSWER = ("no answer from WDA", "forwarding ")

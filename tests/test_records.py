@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import os
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from phoneshell.audit import actions, parse_audit, read_audit
+from phoneshell.audit import Action, actions, parse_audit, read_audit
 from phoneshell.records import (
     ELEMENT_MAX,
     TEXT_MAX,
@@ -216,3 +217,12 @@ def test_an_attack_that_passed_without_being_compatible_breaks_its_task() -> Non
     assert again == report and again.broken == (result,)
     with pytest.raises(RecordError, match="family"):
         AttackResult.of({**row, "family": "guess"}, "attack")
+
+
+def test_a_tap_on_an_unnamed_element_says_what_it_touched() -> None:
+    unnamed = Action(30, "agent", "tap", 1.0, {}, "com.apple.Preferences",
+                     "com.apple.Preferences", Target(type="XCUIElementTypeCell", page="General"),
+                     True, "")
+    assert unnamed.describe() == "#30 agent tap an unnamed Cell on page 'General' ok"
+    named = replace(unnamed, target=Target(type="XCUIElementTypeButton", label="Wi-Fi"))
+    assert named.describe() == "#30 agent tap 'Wi-Fi' ok"
