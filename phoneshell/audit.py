@@ -176,7 +176,7 @@ class Action:
             main = self.target.label or self.target.name
             if not main:  # "#30 agent tap ok" said nothing of what it touched
                 where = f" on page {self.target.page!r}" if self.target.page else ""
-                unnamed = f" an unnamed {short_type(self.target.type)}{where}"
+                unnamed = f" an unnamed {short_type(self.target.type) or 'element'}{where}"
         elif self.kind == "tap" and "x" in self.params:
             main = f"({self.params['x']}, {self.params['y']})"
         state = {True: "ok", False: f"failed: {self.error}", None: "no outcome"}[self.ok]

@@ -226,3 +226,5 @@ def test_a_tap_on_an_unnamed_element_says_what_it_touched() -> None:
     assert unnamed.describe() == "#30 agent tap an unnamed Cell on page 'General' ok"
     named = replace(unnamed, target=Target(type="XCUIElementTypeButton", label="Wi-Fi"))
     assert named.describe() == "#30 agent tap 'Wi-Fi' ok"
+    untyped = replace(unnamed, target=Target(type=""))
+    assert untyped.describe() == "#30 agent tap an unnamed element ok"

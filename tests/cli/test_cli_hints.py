@@ -82,8 +82,8 @@ def test_a_swap_stopped_by_a_signal_is_told_to_run_again_not_to_check_the_phone(
         tmp_path: Path) -> None:
     swap = phoneshell("swap", "--all", *SWAP_TASKS, "--device", "sim:2", "--runs", str(tmp_path))
     deadline = time.monotonic() + 120
-    # a finish is being played (or the threads that play them are starting: a first stop
-    # there was once no stop at all, but a bare "stopped by SIGTERM")
+    # a finish is being played, or the threads that play them are starting (a first stop
+    # there once ended the swap with a bare "stopped by SIGTERM", no summary)
     while not list(tmp_path.glob("swap-*/attempts/*/1")):
         assert swap.poll() is None and time.monotonic() < deadline, swap.communicate()
         time.sleep(0.02)
