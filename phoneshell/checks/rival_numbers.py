@@ -139,13 +139,22 @@ _DATE = re.compile(rf"(?i)(?<!\w){_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{
 _MARKER = re.compile(r"(?<![^\s:*-])(\d{1,2})[.)](?=[ \t]+[^\W\d_])")
 """A list's marker: "1. Opened", "2) Tapped"."""
 NEAR = 120
-"""How far before a number a word or phrase that owns it is looked for (`_word_before`,
-`_OF`, `_direct`): a fixed window, so that reading an answer takes time in its length, not its
-square."""
+"""How far before a number the word that owns it is looked for (`_word_before`), and the words
+that settle whether it is offered (`_direct`): a fixed window, so that reading an answer takes
+time in its length, not its square."""
 _OF_AFTER = re.compile(r"\s+(?:out\s+)?of\s+(?:the\s+)?\d")
 _WORD_AFTER = re.compile(r"[\s-]*([^\W\d_]+)")
-_OF = re.compile(r"(?i)(?:\d|\b(?:first|last|one|two|three|four|five|six|seven|eight|nine|ten)|"
-                 r"\w\s)\s*(?:out\s+)?of\s+(?:the\s+)?$")
+_OF_BEFORE = re.compile(r"(?i)(?:\s+eht)?\s+fo(?:\s+tuo)?\s*"
+                        r"(?:\d|(?:tsrif|tsal|eno|owt|eerht|ruof|evif|xis|neves|thgie|enin|net)\b"
+                        r"|\s\w)")
+"""A count of a whole ending right before a number ("1 of", "one out of the"), spelt backwards:
+matched on the answer reversed (`_backwards`) from the number's start, it reads only as far back
+as the words go, however far the answer runs before them."""
+
+
+@lru_cache(maxsize=8)
+def _backwards(text: str) -> str:
+    return text[::-1]
 
 
 def _markers(text: str) -> set[int]:
@@ -207,7 +216,8 @@ def _owned(text: str, start: int, end: int, marks: _Marks) -> bool:
                                       and folded(before) not in _FILLER
                                       and (not everyday(before) or folded(before) in _NAMING)):
         return True  # "iOS 26", "UV index 1", "page 1", '"steps": 3', "#1"
-    if _OF.search(text, max(0, start - NEAR), start) or _OF_AFTER.match(text, end):
+    if (_OF_BEFORE.match(_backwards(text), len(text) - start)
+            or _OF_AFTER.match(text, end)):
         return True  # "1 of 2", "one of eight"
     after = _WORD_AFTER.match(text, end)
     return after is not None and script(after.group(1)) == "LATIN" and (

@@ -169,3 +169,9 @@ def test_played_the_scale_and_the_labels_are_graded(tmp_path: Path,
         assert "degrees C, and the value is degrees F" in failed["answer_matches_device"]
         failed = failed_checks(played(us, tmp_path / "us-hl", task, blind(chain)))
         assert "another thing's" in failed["answer_matches_device"], failed
+
+
+@pytest.mark.parametrize("gap", [" ", " " * 130, "\n" * 3 + " " * 200])
+def test_a_count_of_a_whole_owns_its_number_however_far_apart_its_words_are(gap: str) -> None:
+    passed, detail = reading("battery_level", "55%", f"3 out{gap}of{gap}the{gap}55")
+    assert not passed and "its 55 is another thing's" in detail, detail
