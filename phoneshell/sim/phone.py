@@ -13,7 +13,8 @@ one lock around it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from phoneshell.errors import PhoneshellError
@@ -73,6 +74,7 @@ class Phone(Posture):
         """The latitude and longitude XCTest makes the phone report (`/wda/simulatedLocation`);
         None: its own."""
         self._clock_s = 0.0
+        self._in_request = False
         self._touched_s = 0.0
         """The clock's reading at the last touch or key (Auto-Lock counts from it)."""
         self._focused: EditText | None = None
@@ -315,10 +317,23 @@ class Phone(Posture):
 
     def screen(self) -> Screen:
         """The current screen (cached until the next change: `on_screen.py`, or a banner
-        going by itself in real time, as a phone's does)."""
-        if sb.banner_gone(self._springboard()):
+        going by itself in real time, as a phone's does, though never within one request:
+        `one_request`)."""
+        if not self._in_request and sb.banner_gone(self._springboard()):
             self.changed()
         return self._shown.screen(self, self._apps)
+
+    @contextmanager
+    def one_request(self) -> Iterator[None]:
+        """Answer one request from one moment of the phone: a banner whose time is up in real
+        time goes before the request, never between two reads of the screen inside it (a
+        find's matches and the references it hands out must come from the same screen)."""
+        self.screen()
+        self._in_request = True
+        try:
+            yield
+        finally:
+            self._in_request = False
 
     def keyboard_field(self) -> EditText | None:
         """The focused field if it is on screen, i.e. the field the keyboard types into."""

@@ -388,7 +388,8 @@ class SimServer:
                 return Reply.error(exc, self.endpoints.reported_session())
             # Inside the lock: a phone answers WDA commands one at a time.
             time.sleep(self.latency.charge(method, path, query, body))
-            reply = self.endpoints.handle(method, path, query, body)
+            with self.phone.one_request():
+                reply = self.endpoints.handle(method, path, query, body)
             self.latency.tally.answered(reply.body)
             if (self.phone.powered_off or self.phone.wda_stopped) and self._httpd is not None:
                 # the answer still goes out; then the phone is off (or WDA stopped), and

@@ -12,7 +12,7 @@ import wda
 from lxml import etree
 
 from phoneshell.sim import SimServer
-from phoneshell.sim.apps import builtin_apps
+from phoneshell.sim.apps import builtin_apps, springboard_banner
 
 SPRINGBOARD = "com.apple.springboard"
 CALCULATOR = "com.apple.calculator"
@@ -198,6 +198,35 @@ def test_a_banner_goes_by_itself_after_five_seconds_of_real_time(app, client, ra
     gone = time.monotonic() - posted
     assert 4.9 <= gone < 8, gone
     assert raw("GET", "/phoneshell/sim/state").json["clock_s"] == 0  # not the running clock's
+
+
+class _Ticking:
+    """A clock a second on at every reading, so a banner's five seconds run out inside some
+    request, wherever in it the reading that crosses them falls."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        self.now += 1
+        return self.now
+
+
+def test_a_banner_never_goes_in_the_middle_of_a_request(app, client, raw, monkeypatch):
+    """A find answers from one moment of the phone: CI's failure had a banner go between the
+    find's matches and its references (a KeyError, the connection dropped)."""
+    clock = _Ticking()
+    monkeypatch.setattr(springboard_banner, "time", clock)
+    for phase in range(6):
+        notify(raw, app="com.apple.mobiletimer", title="Timer", body="Done")
+        for _ in range(phase):
+            clock.monotonic()
+        found = 1
+        for _ in range(12):
+            found = len(app(name="NotificationShortLookView").find_elements())
+            if not found:
+                break
+        assert found == 0  # it went, and every find before answered
 
 
 def test_posting_needs_an_installed_app_and_words(raw):
