@@ -145,7 +145,8 @@ def _hit_test(tree: object, x: float, y: float) -> Mapping[str, object] | None:
     if not covers:
         return _keyboard_under(tree, found, x, y) or found
     cover = covers[-1]
-    return _topmost(cover, x, y, spoken=True, skip=skip) or _own_keyboard(cover) or cover
+    return (_topmost(cover, x, y, spoken=True, skip=skip, boxes=_boxes(tree))
+            or _own_keyboard(cover) or cover)
 
 
 def untrusted(tree: object) -> frozenset[int]:
@@ -214,13 +215,13 @@ def _under(tree: object, x: float, y: float,
     Children are otherwise searched even when a parent's frame misses the point, because real
     sources have containers (zero-size groups) whose frames do not bound their children.
     """
-    shown = shown_parts(tree)
-    spoken = _topmost(tree, x, y, spoken=True, skip=skip, shown=shown)
+    shown, boxes = shown_parts(tree), _boxes(tree)
+    spoken = _topmost(tree, x, y, spoken=True, skip=skip, shown=shown, boxes=boxes)
     if spoken is not None and _kind(spoken) == "Icon":
         # An edit-mode icon's remove badge (DeleteButton) lies inside the icon, so WDA reports it
         # accessible="false" (no element below an accessible one is: isWDAccessible), yet UIKit
         # hit-tests views and the badge takes the touch.
-        badge = _topmost(spoken, x, y, spoken=False)
+        badge = _topmost(spoken, x, y, spoken=False, boxes=boxes)
         if badge is not None and _kind(badge) == "Button":
             return badge
     if spoken is not None:
@@ -228,21 +229,25 @@ def _under(tree: object, x: float, y: float,
     # No accessible element under the finger. iOS 26 reports a list's cells as containers
     # (accessible="false", their texts inside unspoken: the Settings dumps), and UIKit hands a
     # touch on a row's text to the row: the row is what was touched, named by its cell.
-    row = _topmost(tree, x, y, spoken=False, kind="Cell", skip=skip, shown=shown)
-    return row or _topmost(tree, x, y, spoken=False, skip=skip, shown=shown)
+    row = _topmost(tree, x, y, spoken=False, kind="Cell", skip=skip, shown=shown, boxes=boxes)
+    return row or _topmost(tree, x, y, spoken=False, skip=skip, shown=shown, boxes=boxes)
 
 
 def _topmost(node: object, x: float, y: float, spoken: bool, kind: str = "",
              skip: frozenset[int] = frozenset(), shown: Mapping[int, Rect] | None = None,
-             parts: tuple[Rect | None, ...] = ()) -> Mapping[str, object] | None:
+             parts: tuple[Rect | None, ...] = (),
+             boxes: Mapping[int, Box] | None = None) -> Mapping[str, object] | None:
     """The last-drawn deepest node containing (x, y) that takes a touch there (only accessible
     ones: `spoken`; only of type `kind`, when given), not looking into a list whose frame misses
     the point, nor into a subtree whose frames cannot be trusted (`skip`: `untrusted`).
 
     A node takes a touch by geometry, as UIKit hit-tests (`takes_touch`): `shown` (from
     `frames.shown_parts`, of the whole tree) and `parts` (what shows of each list above the
-    node) say where its lists show it."""
+    node) say where its lists show it. `boxes` (`_boxes`, of the whole tree) only saves work: a
+    subtree none of whose frames holds the point has no node to answer."""
     if not isinstance(node, Mapping) or id(node) in skip:
+        return None
+    if boxes is not None and not _in_box(boxes.get(id(node)), x, y):
         return None
     rect = rect_of(node.get("rect"))
     if (_kind(node) in CLIPS and rect is not None and rect.width > 0 and rect.height > 0
@@ -252,7 +257,9 @@ def _topmost(node: object, x: float, y: float, spoken: bool, kind: str = "",
     if isinstance(children, list):
         inner = (*parts, (shown or {}).get(id(node))) if _kind(node) in CLIPS else parts
         for child in reversed(children):
-            hit = _topmost(child, x, y, spoken, kind, skip, shown, inner)
+            if boxes is not None and not _in_box(boxes.get(id(child)), x, y):
+                continue
+            hit = _topmost(child, x, y, spoken, kind, skip, shown, inner, boxes)
             if hit is not None:
                 return hit
     if (rect is None or not rect.contains(x, y) or not takes_touch(node, rect, parts, x, y)
@@ -260,6 +267,44 @@ def _topmost(node: object, x: float, y: float, spoken: bool, kind: str = "",
             or (kind and _kind(node) != kind)):
         return None
     return node
+
+
+Box = tuple[float, float, float, float]
+
+
+def _in_box(box: Box | None, x: float, y: float) -> bool:
+    return box is not None and box[0] <= x < box[2] and box[1] <= y < box[3]
+
+
+@per_tree
+def _boxes(tree: object) -> dict[int, Box]:
+    """For each node of `tree` (by id), the smallest box holding every frame at or below it
+    (left, top, right, bottom; right and bottom not in it, as `Rect.contains`); none for a
+    subtree without a frame. A hit test looks into a subtree only where its box holds the
+    point: children may lie outside their parent's frame, never outside its box."""
+    boxes: dict[int, Box] = {}
+    order: list[Mapping[str, object]] = []
+    stack: list[object] = [tree]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Mapping):
+            order.append(item)
+            children = item.get("children")
+            if isinstance(children, list):
+                stack.extend(children)
+    for item in reversed(order):  # every child before its parent
+        rect = rect_of(item.get("rect"))
+        box: Box | None = None if rect is None else (
+            rect.x, rect.y, rect.x + rect.width, rect.y + rect.height)
+        children = item.get("children")
+        for child in children if isinstance(children, list) else ():
+            inner = boxes.get(id(child))
+            if inner is not None:
+                box = inner if box is None else (min(box[0], inner[0]), min(box[1], inner[1]),
+                                                  max(box[2], inner[2]), max(box[3], inner[3]))
+        if box is not None:
+            boxes[id(item)] = box
+    return boxes
 
 
 def takes_touch(node: Mapping[str, object], rect: Rect, parts: tuple[Rect | None, ...],
@@ -292,7 +337,7 @@ def _coverers(tree: object, found: Mapping[str, object], x: float, y: float,
     over the list it scrolls in. Nothing `found` lies in covers it, nor anything inside it, nor
     a node whose frame cannot be trusted (`skip`); plain unnamed containers never do (real dumps
     lay empty full-screen views over everything, and the keyboard's window is full-screen)."""
-    order, lines, nodes = _document(tree)
+    order, lines, _ = _document(tree)
     if id(found) not in order:
         return []
     above = lines[id(found)]
@@ -300,24 +345,44 @@ def _coverers(tree: object, found: Mapping[str, object], x: float, y: float,
     areas = {id(a) for a in keyboard_areas(tree)}
     screen = rect_of(tree.get("rect")) if isinstance(tree, Mapping) else None
     covers: list[tuple[int, int, Mapping[str, object]]] = []
-    for node in nodes:
-        if (id(node) in inside or id(node) in skip or node.get("isVisible") == "0"
-                or _within(lines, node, found)):
+    for node, alert, area, layer, bar in _could_cover(tree):
+        if id(node) in inside or id(node) in skip or _within(lines, node, found):
             continue
-        kind, later = _kind(node), order[id(node)] > order[id(found)]
-        if kind == "Alert":
+        later = order[id(node)] > order[id(found)]
+        if alert:
             covers.append((2, order[id(node)], node))
-        elif id(node) in areas and _on_area(node, x, y):
+        elif area and _on_area(node, x, y):
             covers.append((1, order[id(node)], node))
         elif not _holds(node, x, y):
             continue
-        elif (later and (kind == "Sheet" or kind == "Other" and (
-                _panel(node, screen) or _presented(node, screen)
-                or _dismisses(node, screen, areas)))) or (
-                _is_bar(node, lines) and (later or _bar_over(lines, above, found, node, screen,
-                                                            areas))):
+        elif (later and layer) or (bar and (later or _bar_over(lines, above, found, node, screen,
+                                                              areas))):
             covers.append((0, order[id(node)], node))
     return [node for *_, node in sorted(covers, key=lambda c: (c[0], c[1]))]
+
+
+@per_tree
+def _could_cover(tree: object) -> list[tuple[Mapping[str, object], bool, bool, bool, bool]]:
+    """The visible nodes of `tree` that may take a touch from what lies under them
+    (`_coverers`), in document order, each with what it is: an alert, a keyboard's area, a
+    layer presented over what was drawn before it (a sheet, or an Other that is a panel, a
+    presented page or a modal's full-screen layer), a bar. What each is does not depend on the
+    touch, only on the tree, so a hit test of many points reads it once."""
+    _, lines, nodes = _document(tree)
+    areas = {id(a) for a in keyboard_areas(tree)}
+    screen = rect_of(tree.get("rect")) if isinstance(tree, Mapping) else None
+    found = []
+    for node in nodes:
+        if node.get("isVisible") == "0":
+            continue
+        kind = _kind(node)
+        alert, area = kind == "Alert", id(node) in areas
+        layer = kind == "Sheet" or kind == "Other" and (
+            _panel(node, screen) or _presented(node, screen) or _dismisses(node, screen, areas))
+        bar = _is_bar(node, lines)
+        if alert or area or layer or bar:
+            found.append((node, alert, area, layer, bar))
+    return found
 
 
 Lines = dict[int, tuple[Mapping[str, object], ...]]
