@@ -328,7 +328,8 @@ class Phone(Posture):
         """Answer one request from one moment of the phone: a banner whose time is up in real
         time goes before the request, never between two reads of the screen inside it (a
         find's matches and the references it hands out must come from the same screen)."""
-        self.screen()
+        if sb.banner_gone(self._springboard()):
+            self.changed()
         self._in_request = True
         try:
             yield

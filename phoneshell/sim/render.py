@@ -23,7 +23,7 @@ from itertools import islice
 from PIL import Image, ImageDraw
 
 from phoneshell.sim.facts import DeviceFacts
-from phoneshell.sim.render_text import Fit, font, paragraphs, printable, text_length
+from phoneshell.sim.render_text import Fit, glyphs, paragraphs, printable, text_length
 from phoneshell.sim.touch_paths import clipped_only
 from phoneshell.sim.ui import Node, Rect, Screen
 
@@ -94,7 +94,7 @@ class _Painter:
         """Draw text in a frame: shrunk to fit one line, else wrapped, never below 11 pt. A
         newline starts a line (a footer's paragraphs, a note's lines); text too tall for the
         frame is its first line, cut with an ellipsis. Only what can show is laid out."""
-        s, draw = self.s, self.draw
+        s = self.s
         width = min(r.width * s, self.widest)
         px = self._shrunk(text, r, max(11 * s, int(min(pt, max(r.height, 12) * 0.8) * s)),
                           width)
@@ -109,7 +109,20 @@ class _Painter:
                 break  # below the screen, as every line after it
             w = text_length(line, px) if center or right else 0
             x = r.x * s + ((width - w) // 2 if center else width - w if right else 0)
-            draw.text((x, y), line, fill=ink, font=font(px))
+            self.line(x, y, line, ink, px)
+
+    def line(self, x: float, y: float, line: str, ink: RGB, px: int) -> None:
+        """One line of text at `px` pixels, its origin at (x, y) taken to the whole pixel."""
+        drawn = glyphs(line, px)
+        if drawn is not None:
+            mask, left, top = drawn
+            self.image.paste(self._ink(ink), (int(x) + left, int(y) + top), mask)
+
+    def _ink(self, ink: RGB) -> int:
+        """The palette entry of a colour (added to the palette the first time it is used)."""
+        palette = self.image.palette
+        assert palette is not None  # a palette image
+        return palette.getcolor(ink, self.image)
 
     def _shrunk(self, text: str, r: Rect, px: int, width: float) -> int:
         """The font size (pixels), down to 13 pt 2 pt at a time, at which every paragraph fits
@@ -294,8 +307,8 @@ def _paint_text_view(p: _Painter, node: Node) -> None:
     rows = max(1, (r.height - TEXT_VIEW_INSET) // TEXT_VIEW_LINE)
     lines = list(islice(fit.lines(shown), rows))
     for i, line in enumerate(lines):
-        p.draw.text((r.x * s, (r.y + TEXT_VIEW_INSET + i * TEXT_VIEW_LINE) * s), line,
-                    fill=BLACK if typed else GREY, font=font(17 * s))
+        p.line(r.x * s, (r.y + TEXT_VIEW_INSET + i * TEXT_VIEW_LINE) * s, line,
+               BLACK if typed else GREY, 17 * s)
     if node.focused:
         # The caret after the last character (typing always appends).
         x = r.x * s + (int(text_length(lines[-1], 17 * s)) if typed else 0)

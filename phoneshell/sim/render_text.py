@@ -176,7 +176,41 @@ class Fit:
 
 def text_length(text: str, px: int) -> float:
     """The width in pixels of text drawn at `px` pixels as it is (no `printable`)."""
+    if len(text) > KEPT_CHARS:
+        return _MEASURER.textlength(text, font=font(px))
+    return _length(text, px)
+
+
+KEPT_CHARS = 160
+"""Texts up to this long keep what was worked out for them (`_length`, `glyphs`): a screen's
+labels, a note's lines, the status bar are drawn again on every screenshot after a change."""
+
+
+@lru_cache(maxsize=8192)
+def _length(text: str, px: int) -> float:
     return _MEASURER.textlength(text, font=font(px))
+
+
+def glyphs(line: str, px: int) -> tuple[Image.Image, int, int] | None:
+    """One line drawn at `px` pixels, as a one-bit mask, and where its top left lies from the
+    point it is drawn at (None: nothing shows). The screenshot pastes it in its ink: the same
+    pixels as drawing the text there at a whole pixel, worked out once for a short line."""
+    if len(line) > KEPT_CHARS:
+        return _glyphs(line, px)
+    return _kept_glyphs(line, px)
+
+
+def _glyphs(line: str, px: int) -> tuple[Image.Image, int, int] | None:
+    face = font(px)
+    left, top, right, bottom = (int(v) for v in face.getbbox(line, mode="1"))
+    if right <= left or bottom <= top:
+        return None
+    mask = Image.new("1", (right - left, bottom - top))
+    ImageDraw.Draw(mask).text((-left, -top), line, fill=1, font=face)
+    return mask, left, top
+
+
+_kept_glyphs = lru_cache(maxsize=4096)(_glyphs)
 
 
 _MEASURER = ImageDraw.Draw(Image.new("P", (1, 1)))
