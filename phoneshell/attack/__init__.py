@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from phoneshell.attack.families import FAMILIES, attacks
+from phoneshell.attack.families import FAMILIES, RESIDUE_AFTER, attacks
 from phoneshell.attack.finish import Attack
 from phoneshell.attack.play import not_played, not_scored, play_attacks, summary_lines, untested
 from phoneshell.records import ATTACK_FAMILIES, AttackFamily, AttackReport
@@ -28,8 +28,8 @@ from phoneshell.runner.selection import select_tasks
 from phoneshell.swap import with_solutions
 from phoneshell.tasks import load_tasks
 
-__all__ = ["ATTACK_FAMILIES", "FAMILIES", "Attack", "AttackOutcome", "attacks", "not_played",
-           "not_scored", "play_attacks", "run_attack", "summary_lines", "untested"]
+__all__ = ["ATTACK_FAMILIES", "FAMILIES", "RESIDUE_AFTER", "Attack", "AttackOutcome", "attacks",
+           "not_played", "not_scored", "play_attacks", "run_attack", "summary_lines", "untested"]
 
 
 @dataclass(frozen=True)
@@ -45,11 +45,12 @@ def run_attack(paths: Sequence[str], device: str | None, runs_dir: Path,
                families: Sequence[AttackFamily] = ATTACK_FAMILIES,
                solutions: str | None = None, progress: Progress = lambda line: None,
                only: Sequence[str] = (), trajectory: bool = False,
-               task_globs: Sequence[str] = ()) -> AttackOutcome:
+               task_globs: Sequence[str] = (), residue_after: str = "app") -> AttackOutcome:
     """Load the tasks of `paths` (their reference finishes from `solutions` when given; only
     ids matching `task_globs`, when given: their finishes, graded as them), play every family's
-    finishes on `device` (only the attack ids `only`, when given), and grade them; with
-    `trajectory`, each finish's screens are kept for judges (docs/judges.md).
+    finishes on `device` (only the attack ids `only`, when given; `residue` after the attempts
+    `residue_after` says: `families.RESIDUE_AFTER`), and grade them; with `trajectory`, each
+    finish's screens are kept for judges (docs/judges.md).
 
     Raises:
         TaskFileError: a task file is malformed. RunError: a bad device spec, a glob that
@@ -59,6 +60,7 @@ def run_attack(paths: Sequence[str], device: str | None, runs_dir: Path,
     tasks = tuple(select_tasks(tuple(loaded), task_globs))
     with open_swappers(device, runs_dir, progress=progress, kind="attack",
                        trajectory=trajectory, tasks=tuple(loaded)) as swappers:
-        report = play_attacks(swappers, tasks, families, progress, only, pool=tuple(loaded))
+        report = play_attacks(swappers, tasks, families, progress, only, pool=tuple(loaded),
+                              residue_after=residue_after)
         why = stopped(swappers)
     return AttackOutcome(report, why)

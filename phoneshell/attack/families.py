@@ -334,13 +334,21 @@ FAMILIES: dict[AttackFamily, Family] = {
 """The families made here; `swap` replays the other tasks' reference finishes instead."""
 
 
+RESIDUE_AFTER = ("app", "own")
+"""Which honest attempts `residue` plays its finish after: every task's on the task's app (the
+whole family), or only the task's own (CI's: the rest of it is most of an attack's replays)."""
+
+
 def attacks(tasks: Sequence[Task], families: Sequence[AttackFamily],
-            pool: Sequence[Task] = ()) -> list[Attack]:
+            pool: Sequence[Task] = (), residue_after: str = "app") -> list[Attack]:
     """Every cheap finish of `families` for every task, in task then family order, drawing on
-    `pool` (default: `tasks`) for what other tasks give (answers, earlier attempts); a finish
-    equal to the task's reference finish is left out (it is the honest one, after whatever
-    attempt), and so is a second finish of the same task equal to an earlier one (after the
-    same attempt)."""
+    `pool` (default: `tasks`) for what other tasks give (answers, earlier attempts; `residue`
+    only the task's own with `residue_after` "own": `RESIDUE_AFTER`); a finish equal to the
+    task's reference finish is left out (it is the honest one, after whatever attempt), and so
+    is a second finish of the same task equal to an earlier one (after the same attempt)."""
+    if residue_after not in RESIDUE_AFTER:
+        raise ValueError(f"residue_after is one of {', '.join(RESIDUE_AFTER)}, not "
+                         f"{residue_after!r}")
     made: list[Attack] = []
     for task in tasks:
         honest = (tuple(map(step_key, reference(task))), claim(task))
@@ -348,7 +356,8 @@ def attacks(tasks: Sequence[Task], families: Sequence[AttackFamily],
         for family in families:
             if family not in FAMILIES:
                 continue
-            for attack in FAMILIES[family](task, pool or tasks):
+            drawn = [task] if family == "residue" and residue_after == "own" else pool or tasks
+            for attack in FAMILIES[family](task, drawn):
                 steps = (tuple(map(step_key, attack.steps)), attack.answer)
                 key = (*steps, attack.left_by.id if attack.left_by else "")
                 # graded without its answer checks, a task of nothing else tests nothing

@@ -192,12 +192,14 @@ def listed(result: AttackResult) -> bool:
 
 def play_attacks(swappers: Sequence[Swapper], tasks: Sequence[Task],
                  families: Sequence[AttackFamily], progress: Progress,
-                 only: Sequence[str] = (), pool: Sequence[Task] = ()) -> AttackReport:
+                 only: Sequence[str] = (), pool: Sequence[Task] = (),
+                 residue_after: str = "app") -> AttackReport:
     """Make every family's finishes for `tasks` (only the attack ids `only`, when given), drawing
-    on `pool` (default: `tasks`) for what other tasks give, play each distinct one once, grade
-    it."""
+    on `pool` (default: `tasks`) for what other tasks give (`residue_after`: see `attacks`),
+    play each distinct one once, grade it."""
     started = time.monotonic()
-    made = [a for a in attacks(tasks, families, pool) if not only or a.id in only]
+    made = [a for a in attacks(tasks, families, pool, residue_after)
+            if not only or a.id in only]
     groups: dict[tuple[object, ...], list[Attack]] = {}
     for attack in made:
         groups.setdefault(_group_key(attack), []).append(attack)

@@ -32,6 +32,10 @@ def add_parsers(commands: Any) -> None:
                         "them")
     p.add_argument("--family", action="append", choices=ATTACK_FAMILIES, metavar="FAMILY",
                    help=f"only this family (repeatable): {', '.join(ATTACK_FAMILIES)}")
+    p.add_argument("--residue", choices=("app", "own"), default="app",
+                   help="which honest attempts the residue family plays its finish after: "
+                        "every task's on the task's app (app, the default), or only the task's "
+                        "own (own: about a tenth of the replays; .ci/run's)")
     p.add_argument("--attack", action="append", default=[], metavar="ID",
                    help="only the finish with this id (repeatable), e.g. echo:spotlight:Clear "
                         "or truncated:-1: to look again at one that passed")
@@ -60,7 +64,8 @@ def run_attack_cmd(args: argparse.Namespace) -> int:
         f for f in ATTACK_FAMILIES if not args.family or f in args.family)
     outcome = run_attack(args.paths, args.device, args.runs, families, args.solutions,
                          progress_printer(to_stderr=True), args.attack,
-                         trajectory=args.trajectory, task_globs=args.tasks)
+                         trajectory=args.trajectory, task_globs=args.tasks,
+                         residue_after=args.residue)
     report = outcome.report
     if args.format == "json":
         # ASCII, as every --format json is: what the terminal escaping shows as `\x85` would

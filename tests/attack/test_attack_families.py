@@ -142,6 +142,24 @@ def test_residue_opens_the_app_after_each_attempt_on_the_same_app(
         "opening Compass and answering is the task: result-only:answer is compatible"
 
 
+def test_residue_after_its_own_attempt_only_is_the_tasks_own_of_the_whole_family(
+        suite: dict[str, Task]) -> None:
+    """CI's attack (`--residue own`): each task's finish after its own honest attempt, the
+    same finish the whole family makes for it; the other tasks' attempts are left out, and no
+    other family changes."""
+    tasks = list(suite.values())
+    whole = attacks(tasks, ("residue", "leaver"), tasks)
+    own = attacks(tasks, ("residue", "leaver"), tasks, "own")
+    assert [a for a in own if a.family == "residue"] == [
+        a for a in whole if a.family == "residue" and a.id == f"residue:{a.task.id}"]
+    assert len([a for a in own if a.family == "residue"]) == len(
+        {a.task.id for a in whole if a.family == "residue"}) < len(
+        [a for a in whole if a.family == "residue"]) / 5
+    assert [a for a in own if a.family == "leaver"] == [a for a in whole if a.family == "leaver"]
+    with pytest.raises(ValueError, match="residue_after is one of app, own, not 'mine'"):
+        attacks(tasks, ("residue",), tasks, "mine")
+
+
 def test_leaver_is_made_only_after_attempts_whose_setup_opens_the_app_the_finish_starts_in(
         suite: dict[str, Task]) -> None:
     # the scrolled list's setup opens Settings and scrolls past General; its finish swipes back

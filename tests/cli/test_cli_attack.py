@@ -49,6 +49,20 @@ def test_the_suite_task_survives_and_says_so(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
+def test_residue_own_plays_each_task_after_its_own_attempt_only(tmp_path: Path) -> None:
+    done = phoneshell("attack", "--task", "calculator.*", "--family", "residue", "--residue",
+                      "own", "--runs", str(tmp_path), "--format", "json")
+    assert done.returncode == 0, done.stderr[-2000:]
+    report = AttackReport.parse(done.stdout, "stdout")
+    assert sorted((r.task, r.attack) for r in report.attacks) == [
+        (t, f"residue:{t}") for t in ("calculator.arithmetic", "calculator.chain",
+                                      "calculator.percentage")]
+    assert report.replays == 6, "each after its own honest attempt"
+    wrong = phoneshell("attack", "--residue", "every", "--runs", str(tmp_path))
+    assert wrong.returncode == 2 and "invalid choice: 'every'" in wrong.stderr
+
+
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_task_globs_pick_what_is_attacked_from_the_suite_anywhere(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONWARNINGS": "error"}
     # from a folder with no environments/: the suite shipped with phoneshell, as `run` does
