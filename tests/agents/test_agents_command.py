@@ -1,5 +1,5 @@
-"""`command:` agents and `phoneshell finish`: the whole suite played by an outside program, a liar
-whose claims the rows keep, budgets, programs that cannot start, and claims on stdout."""
+"""`command:` agents and `phoneshell finish`: a task of every app played by an outside program, a
+liar whose claims the rows keep, budgets, programs that cannot start, and claims on stdout."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ LIAR_TASKS = ("settings.about.serial", "calculator.arithmetic", "notes.create_ti
 SAMPLE = ("settings.about.serial", "calculator.arithmetic", "notes.create_titled",
           "clock.timer.set", "multi.app_switch")
 """One task of each kind of finish (an answer, keys, typing, pickers, app switches): the inner
-loop plays these; the whole suite is played by the `suite`-marked test, which CI runs."""
+loop plays these; a task of every app is played by the `suite`-marked test, which CI runs."""
 
 
 def phoneshell(*args: str, env: dict[str, str] | None = None
@@ -100,9 +100,16 @@ def test_a_command_playing_the_solution_passes_its_tasks(played: Path,
 
 
 @pytest.mark.suite
-def test_a_command_playing_the_solution_passes_every_task(tmp_path: Path,
-                                                          suite: dict[str, Task]) -> None:
-    check_played(play(tmp_path), suite, len(suite))
+def test_a_command_playing_the_solution_passes_a_task_of_every_app(tmp_path: Path,
+                                                                   suite: dict[str, Task]) -> None:
+    """The first task of each app (and `SAMPLE`'s kinds of finish): the whole suite, played by
+    the in-process solution agent through the same bridge and device layer, raises no alarm
+    either (tests/cli/test_cli_suite.py); this plays each app's screens from a program in the
+    sandbox. The whole suite took 171 s of CI's slow stage this way."""
+    firsts = {t.app: t.id for t in sorted(suite.values(), key=lambda t: t.id, reverse=True)}
+    chosen = sorted({*firsts.values(), *SAMPLE})
+    assert len(firsts) >= 15, "every app of the suite"
+    check_played(play(tmp_path, *chosen), suite, len(chosen))
 
 
 def test_the_rows_keep_each_claim_in_full(played: Path) -> None:

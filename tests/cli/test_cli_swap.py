@@ -85,14 +85,8 @@ def test_a_baseline_names_the_tasks_that_pass_without_the_work(tmp_path: Path) -
     assert json.loads(done.stdout)["passing"] == {"weather.open": {"open-app": [
         "foreground_app 'com.apple.weather'"]}}
     assert "baseline null: running 2 task(s)" in done.stderr  # progress, not two silent minutes
-
-
-@pytest.mark.suite
-def test_only_open_the_app_tasks_pass_a_baseline(tmp_path: Path) -> None:
-    done = phoneshell("baseline", "environments", "--runs", str(tmp_path), "--format", "json")
-    passing = json.loads(done.stdout)["passing"]
-    assert sorted(passing) == ["measure.open", "system.appstore.open", "weather.open"]
-    assert all(set(by) == {"open-app"} for by in passing.values())
+    # Over the whole suite, .ci/run's attack plays these two families (null, open-app) on every
+    # task and fails on any pass a task does not list as compatible: the open tasks' only.
 
 
 @pytest.mark.slow
