@@ -11,6 +11,7 @@ it, whatever lies under it.
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from collections.abc import Mapping
 
@@ -296,6 +297,8 @@ def _boxes(tree: object) -> dict[int, Box]:
         rect = rect_of(item.get("rect"))
         box: Box | None = None if rect is None else (
             rect.x, rect.y, rect.x + rect.width, rect.y + rect.height)
+        if box is not None and any(math.isnan(edge) for edge in box):
+            box = None  # a frame holding no point (NaN, as a view's can be): no bound either
         children = item.get("children")
         for child in children if isinstance(children, list) else ():
             inner = boxes.get(id(child))

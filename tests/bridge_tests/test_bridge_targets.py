@@ -58,6 +58,24 @@ def test_the_deepest_visible_element_under_a_point() -> None:
     assert outside is None
 
 
+def test_a_container_whose_frame_is_not_a_number_still_has_its_children_found() -> None:
+    """A view's frame can be NaN on a phone: it holds no point, and the hit test still looks
+    below it, as below a zero-size group (its subtree's bound is its children's alone)."""
+    nan = float("nan")
+    tree = node("Application", 0, 0, 402, 874,
+                node("Window", 0, 0, 402, 874,
+                     node("Button", 16, 500, 370, 52, label="Under", isAccessible="1"),
+                     node("Other", 0, 0, 0, 0,
+                          node("Other", nan, nan, nan, nan,
+                               node("Button", 350, 800, 40, 40, label="Done",
+                                    isAccessible="1")),
+                          node("Other", nan, 0, 402, 874))))
+    done = node_at(tree, 360, 810)
+    assert done is not None and done["label"] == "Done"
+    under = node_at(tree, 100, 520)
+    assert under is not None and under["label"] == "Under"
+
+
 def test_a_row_whose_cell_is_a_container_is_what_a_touch_on_it_names() -> None:
     """iOS 26 reports cells as containers (accessible="false") with their texts unspoken, and
     a screen's empty views may lie over them: a touch on the row names its cell, not an empty
