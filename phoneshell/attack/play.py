@@ -242,7 +242,8 @@ def play_attacks(swappers: Sequence[Swapper], tasks: Sequence[Task],
     results.sort(key=lambda r: (order.get(r.task, len(order)),
                                 ATTACK_FAMILIES.index(r.family)))
     return AttackReport(
-        tasks=len(tasks), families=tuple(families), attacks=tuple(results),
+        tasks=len(tasks), families=tuple(families),
+        residue_after="own" if residue_after == "own" else "app", attacks=tuple(results),
         unlisted=len(graded) - len(results), finishes=total,
         replays=sum(s.played for s in swappers),
         seconds=round(time.monotonic() - started, 1), evidence=str(swappers[0].run_dir))
@@ -315,6 +316,9 @@ def summary_lines(report: AttackReport) -> list[str]:
     lines += [f"{task}: {family} UNTESTED: every finish of the family stopped short"
               for task, family in gaps]
     lines += _family_table(report)
+    if "residue" in report.families and report.residue_after == "own":
+        lines.append("residue: after each task's own attempt only (--residue own); the whole "
+                     "family also plays every other task's on its app")
     broken_tasks = {r.task for r in report.broken}
     gradings = len(report.attacks) + report.unlisted
     rejected = f" ({report.unlisted} sibling finish(es) other tasks rejected, not listed: " \

@@ -98,6 +98,10 @@ class AttackReport(Record):
     """How many tasks were attacked."""
     families: tuple[AttackFamily, ...]
     """The families generated."""
+    residue_after: Literal["app", "own"] = "app"
+    """After which honest attempts `residue` played its finish: every task's on the task's app
+    ("app", the whole family), or only the task's own ("own": `phoneshell attack --residue
+    own`, CI's)."""
     attacks: tuple[AttackResult, ...]
     """Every (finish, task) graded, by task then family, but the `unlisted`."""
     unlisted: int = 0

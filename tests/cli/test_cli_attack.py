@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from cli_process import run_cli
 
+from phoneshell.attack import summary_lines
 from phoneshell.records import AttackReport
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,6 +59,11 @@ def test_residue_own_plays_each_task_after_its_own_attempt_only(tmp_path: Path) 
         (t, f"residue:{t}") for t in ("calculator.arithmetic", "calculator.chain",
                                       "calculator.percentage")]
     assert report.replays == 6, "each after its own honest attempt"
+    assert report.residue_after == "own"  # and said: the family's count is not the whole one
+    assert "residue: after each task's own attempt only (--residue own); the whole family also " \
+        "plays every other task's on its app" in summary_lines(report)
+    assert "residue: after" not in " ".join(summary_lines(report.model_copy(
+        update={"residue_after": "app"})))
     wrong = phoneshell("attack", "--residue", "every", "--runs", str(tmp_path))
     assert wrong.returncode == 2 and "invalid choice: 'every'" in wrong.stderr
 
