@@ -83,14 +83,18 @@ def test_reads_an_agent_floods_the_phone_with_do_not_outlast_its_turn(tmp_path: 
                 request(agent_url, "GET", "/source")[0])) for _ in range(40)]
             for sender in senders:
                 sender.start()
-            time.sleep(0.5)  # about two sources answered; the rest wait
+            deadline = time.monotonic() + 10
+            while not replies and time.monotonic() < deadline:  # a loaded CI machine starts the
+                time.sleep(0.05)  # senders late: the first answered, the rest waiting
             bridge.revoke_agent()
             slow_phone.latency.tally.phase = "after the agent's turn"
             assert request(bridge.url, "GET", "/wda/activeAppInfo")[0] == 200
             for sender in senders:
                 sender.join()
             after = slow_phone.latency.tally.take()["after the agent's turn"]
-            assert after["GET /source"].count <= AGENT_READS_AT_ONCE
+            # at most those in flight when the grant ended (none, when the two then were done)
+            assert (after["GET /source"].count if "GET /source" in after else 0) \
+                <= AGENT_READS_AT_ONCE
             assert set(replies) == {200, 401} and len(replies) == 40
             late = refusals(read_audit(tmp_path / "runs" / "R" / "audit.jsonl").records)
             assert len(late) == replies.count(401) and {e.phase for e in late} == {"agent"}
