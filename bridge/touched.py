@@ -258,8 +258,6 @@ def _topmost(node: object, x: float, y: float, spoken: bool, kind: str = "",
     if isinstance(children, list):
         inner = (*parts, (shown or {}).get(id(node))) if _kind(node) in CLIPS else parts
         for child in reversed(children):
-            if boxes is not None and not _in_box(boxes.get(id(child)), x, y):
-                continue
             hit = _topmost(child, x, y, spoken, kind, skip, shown, inner, boxes)
             if hit is not None:
                 return hit
@@ -284,16 +282,7 @@ def _boxes(tree: object) -> dict[int, Box]:
     subtree without a frame. A hit test looks into a subtree only where its box holds the
     point: children may lie outside their parent's frame, never outside its box."""
     boxes: dict[int, Box] = {}
-    order: list[Mapping[str, object]] = []
-    stack: list[object] = [tree]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, Mapping):
-            order.append(item)
-            children = item.get("children")
-            if isinstance(children, list):
-                stack.extend(children)
-    for item in reversed(order):  # every child before its parent
+    for item in reversed(_document(tree)[2]):  # every child before its parent
         rect = rect_of(item.get("rect"))
         box: Box | None = None if rect is None else (
             rect.x, rect.y, rect.x + rect.width, rect.y + rect.height)
