@@ -78,7 +78,8 @@ class Rig:
     ("" when private)."""
     clock_runs: bool = True
     """The phone's clock runs as a real phone's does (False: phoneshell's simulator, whose clock
-    moves only when told; its evidence is flagged `clock_still`)."""
+    moves only when told; its evidence is flagged `clock_still`). Set by `open_rig`, with the
+    bridge's chain of custody to match: never change one without the other."""
     counts_requests: bool = False
     """The phone counts every WDA request it received, by route (phoneshell's simulator: `GET
     /phoneshell/sim/requests`): on a rig that is not private, the witness of what reached it
@@ -183,7 +184,7 @@ def open_rig(url: str, runs_dir: Path, kind: DeviceKind = "sim", private: bool =
              timeout_s: float = 60.0, effect_timeout_s: float | None = None,
              trajectory: Trajectory | None = None,
              agent_log_bytes: int = AGENT_LOG_BYTES, reach: str = "",
-             patience_s: float | None = None) -> Iterator[Rig]:
+             patience_s: float | None = None, clock_runs: bool | None = None) -> Iterator[Rig]:
     """A bridge with fresh secrets in front of the phone at `url`, and the harness's `Phone`.
 
     Args:
@@ -198,9 +199,15 @@ def open_rig(url: str, runs_dir: Path, kind: DeviceKind = "sim", private: bool =
         patience_s: how long a read WDA refused is asked again (`phoneshell.patience`;
             default: a real phone's 5 s, on a simulator too, or, where the caller set the
             effect timeout, as long as that, at least 1 s).
+        clock_runs: the phone's clock runs as a real phone's does (default: a real phone's
+            does, the simulator's moves only when told). Where it runs, a screen may change by
+            itself (a timer counts down), so the chain of custody compares only the front app
+            (`Custody.screens_static`): one `Rig.clock_runs` and the custody always agree on.
     """
     sim = kind == "sim"
-    custody = Custody(settle_s=0.0, screens_static=True) if sim else Custody(REAL_SETTLE_S)
+    runs = not sim if clock_runs is None else clock_runs
+    custody = (Custody(settle_s=0.0, screens_static=not runs) if sim
+               else Custody(REAL_SETTLE_S))
     bridge = BridgeServer(url, runs_dir=runs_dir, token=secrets.token_urlsafe(24),
                           control_token=secrets.token_urlsafe(24), custody=custody,
                           trajectory=trajectory, agent_log_bytes=agent_log_bytes)
@@ -211,7 +218,7 @@ def open_rig(url: str, runs_dir: Path, kind: DeviceKind = "sim", private: bool =
             patience_s = PHONE_PATIENCE_S if effect_timeout_s is None else max(1.0, effect_s)
         phone = Phone(bridge.url, timeout_s, effect_s, where=f"{shown_url(url)} (through the "
                                                                "bridge)", patience_s=patience_s)
-        yield Rig(bridge, phone, private, reach, clock_runs=not sim, counts_requests=sim)
+        yield Rig(bridge, phone, private, reach, clock_runs=runs, counts_requests=sim)
 
 
 def responded(events: Sequence[AuditEvent]) -> bool:

@@ -12,7 +12,6 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -88,10 +87,9 @@ def steps_of(task: Task, attack_id: str = "") -> tuple[Step, ...]:
 def attempt(sim: SimServer, runs: Path, task: Task, agent: SlowStart) -> ResultRow:
     """One attempt on a rig whose phone's clock runs (the simulator's, moved with real time)."""
     installed = frozenset(str(b) for b in sim.state()["installed"])  # type: ignore[union-attr]
-    with open_rig(sim.url, runs, effect_timeout_s=0.5) as rig, running(sim):
+    with open_rig(sim.url, runs, effect_timeout_s=0.5, clock_runs=True) as rig, running(sim):
         try:
-            row = run_attempt(AttemptPlan("R", runs / "R", task, 1, installed),
-                              replace(rig, clock_runs=True), agent).row
+            row = run_attempt(AttemptPlan("R", runs / "R", task, 1, installed), rig, agent).row
         finally:
             sim.fault_off("slow")
             sim.latency.profile = "none"

@@ -120,3 +120,26 @@ def test_every_kind_of_rig_down_is_a_device_error() -> None:
     retries the end state's capture on any): a `RIG_DOWN` kind outside that tree would pass
     through it untried."""
     assert all(issubclass(kind, DeviceError) for kind in RIG_DOWN)
+
+
+@pytest.mark.parametrize(("clock_runs", "breaks"), [(False, 1), (True, 0)])
+def test_on_a_phone_whose_clock_runs_a_timer_ticking_is_no_custody_break(
+        sim: SimServer, tmp_path: Path, clock_runs: bool, breaks: int) -> None:
+    """A running timer's screen changes by itself, a second at a time. Where the phone's clock
+    runs (a real phone's; the simulator's when the rig is told it does), the chain of custody
+    holds the phone to its front app only, so a second going by is no break; where it moves
+    only when told (the simulator's), the same change with no logged action is one (CI's
+    failure: a rig taken for one whose clock runs, with a custody still comparing screens)."""
+    with open_rig(sim.url, tmp_path, effect_timeout_s=0.3, clock_runs=clock_runs) as rig:
+        assert rig.clock_runs is clock_runs
+        rig.enter("R", "t", 1, "agent")
+        session = wda.Client(rig.bridge.grant_agent()).session("com.apple.mobiletimer")
+        for label in ("Timers", "Start"):
+            session(label=label, type="XCUIElementTypeButton").click()
+        session.source()
+        sim.advance_clock(1.0)  # the timer shows a second less
+        session.source()
+        rig.bridge.revoke_agent()
+        found = [e for e in read_audit(tmp_path / "R" / "audit.jsonl").records
+                 if e.stage == "custody"]
+    assert len(found) == breaks, found
