@@ -47,14 +47,6 @@ def pytest_configure(config: pytest.Config) -> None:
     sys.dont_write_bytecode = False
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The files that play the whole suite (minutes each) first, the rest in their order:
-    `--dist loadfile` hands out files in this order, each to the next free worker, and one of
-    them handed out last ran on alone while the other workers were done (CI's slow stage)."""
-    heavy = {item.path for item in items if item.get_closest_marker("suite") is not None}
-    items.sort(key=lambda item: item.path not in heavy)
-
-
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Leave what collection made (every module, the suite's tasks) out of garbage collection:
     none of it is garbage, and each full collection walked all of it again (half the time the
