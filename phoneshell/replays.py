@@ -401,14 +401,14 @@ def share_out(swappers: Sequence[Swapper], jobs: Sequence[Callable[[Swapper], li
         if starting.held is not None:
             raise starting.held
         while working:  # a semaphore, not Thread.join: see `runner.workers.Workers.go`
-            finished.acquire()
+            stop.awake(lambda s: finished.acquire(timeout=s))
             working -= 1
     except KeyboardInterrupt as exc:
         halt_all(swappers, exc)
         progress(f"{stop.stopped_line(exc)}: waiting for the finishes in flight on {working} "
                  "phone(s) to end (once more to leave them)")
         while working:
-            finished.acquire()
+            stop.awake(lambda s: finished.acquire(timeout=s))
             working -= 1
     # a job handed out after the stop found its phone stopped: its rows say not run
     return [rows or [] for rows in done]

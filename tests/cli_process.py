@@ -43,6 +43,17 @@ def ended(process: subprocess.Popen[str], timeout: float) -> tuple[str, str]:
                     f"(stderr's end):\n{(err or '')[-8000:]}")
 
 
+def send_stop(process: subprocess.Popen[str], sig: signal.Signals, taken_by: str) -> None:
+    """Send `process` `sig`, taken by its main thread (`taken_by` "main") or by another of its
+    threads ("another": a kill(2) of a thread's id is the process's signal, taken by that
+    thread, as any thread may take one sent to the process: Linux)."""
+    pid = process.pid
+    if taken_by != "main":
+        pid = next(int(t.name) for t in Path(f"/proc/{pid}/task").iterdir()
+                   if int(t.name) != process.pid)
+    os.kill(pid, sig)
+
+
 def reap(process: subprocess.Popen[str] | subprocess.Popen[bytes]) -> None:
     """Kill `process` if it still runs, and wait for it and close its pipes: a test that fails
     while one runs must not leave it (or its open pipes) to a later test in the same worker,

@@ -96,11 +96,12 @@ class Workers:
             threading.Thread(target=work, args=(device,), name=device.info.label,
                              daemon=True).start()
         # Waited on through a semaphore, not Thread.join: a join that Ctrl-C interrupts leaves
-        # CPython (before 3.13) taking that thread for ended while it still runs.
+        # CPython (before 3.13) taking that thread for ended while it still runs; and awake, or a
+        # stop taken by another thread waits for the whole queue (`stop.awake`).
         working = len(devices)
         try:
             while working:
-                finished.acquire()
+                stop.awake(lambda s: finished.acquire(timeout=s))
                 working -= 1
         except KeyboardInterrupt as exc:
             self.stop_handing_out()
@@ -109,7 +110,7 @@ class Workers:
                           f"{working} phone(s) to end ({stop.stopped_by(exc)} again to leave "
                           "them unrecorded)")
             while working:
-                finished.acquire()
+                stop.awake(lambda s: finished.acquire(timeout=s))
                 working -= 1
             raise
 

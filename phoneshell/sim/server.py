@@ -219,7 +219,10 @@ class SimServer:
     def serve_forever(self) -> None:
         """Block until `request_stop` (or Ctrl-C), then stop; for `phoneshell sim`."""
         try:
-            self._stopping.wait()
+            # in slices: a Ctrl-C that one of the phone's threads took is raised here only once
+            # this thread runs again (`runner.stop.awake`, which the simulator does not import)
+            while not self._stopping.wait(0.2):
+                pass
         except KeyboardInterrupt:
             pass
         finally:

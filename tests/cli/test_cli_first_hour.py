@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from cli_process import CLI_ENV, ended, reap
+from cli_process import CLI_ENV, ended, reap, send_stop
 
 from phoneshell.agents import BUILTIN
 
@@ -184,7 +184,11 @@ def test_run_works_from_an_empty_folder_on_the_shipped_suite(tmp_path: Path) -> 
 
 
 @pytest.mark.slow  # a whole program of about ten seconds: CI runs it
-def test_ctrl_c_with_several_phones_lets_the_attempts_in_flight_end(tmp_path: Path) -> None:
+@pytest.mark.parametrize("taken_by", ["main", "another"])
+def test_ctrl_c_with_several_phones_lets_the_attempts_in_flight_end(tmp_path: Path,
+                                                                    taken_by: str) -> None:
+    """Whichever of the run's threads takes the Ctrl-C: one another thread took went unseen
+    until every attempt was played (`runner.stop.awake`)."""
     started = tmp_path / "started"
     started.mkdir()
     agent = f"command:touch {started}/$PHONESHELL_TASK_ID; sleep 3"  # unconfined, to touch it
@@ -197,7 +201,7 @@ def test_ctrl_c_with_several_phones_lets_the_attempts_in_flight_end(tmp_path: Pa
         env={**os.environ, **CLI_ENV})
     try:
         _until(lambda: len(list(started.iterdir())) >= 2, "the two first attempts never started")
-        process.send_signal(signal.SIGINT)
+        send_stop(process, signal.SIGINT, taken_by)
         out, err = ended(process, 60)
     finally:
         reap(process)

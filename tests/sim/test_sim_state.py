@@ -10,6 +10,7 @@ import urllib.request
 
 import pytest
 import wda
+from cli_process import send_stop
 
 from phoneshell.errors import PhoneshellError
 from phoneshell.sim import DeviceFacts, SimServer
@@ -152,8 +153,10 @@ def test_state_persists_across_sessions_in_one_process(sim):
     assert wifi_value(second) == "Off"
 
 
-def test_run_serves_until_terminated_and_saves(tmp_path):
-    # `phoneshell sim` as a process: it prints its URL, serves, and saves state on SIGTERM.
+@pytest.mark.parametrize("taken_by", ["main", "another"])
+def test_run_serves_until_terminated_and_saves(tmp_path, taken_by):
+    # `phoneshell sim` as a process: it prints its URL, serves, and saves state on SIGTERM,
+    # whichever of its threads takes it (its main one slept through one its server's took).
     path = tmp_path / "phone.json"
     process = subprocess.Popen([sys.executable, "-m", "phoneshell", "sim", "--port", "0",
                                 "--state", str(path)], stdout=subprocess.PIPE, text=True)
@@ -161,7 +164,7 @@ def test_run_serves_until_terminated_and_saves(tmp_path):
         first = process.stdout.readline() if process.stdout else ""
         url = first.split(" at ")[1].split(";")[0]
         assert wda.Client(url).status()["ready"] is True
-        process.send_signal(signal.SIGTERM)
+        send_stop(process, signal.SIGTERM, taken_by)
         assert process.wait(timeout=10) == 0
     finally:
         if process.poll() is None:
