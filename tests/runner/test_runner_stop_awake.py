@@ -8,11 +8,13 @@ from __future__ import annotations
 import signal
 import threading
 import time
+from collections.abc import Callable
 
 from phoneshell.runner import stop
 
 
-def taken_elsewhere(wait: object) -> tuple[BaseException | None, float]:
+def taken_elsewhere(wait: Callable[[threading.Semaphore], None],
+                    ) -> tuple[BaseException | None, float]:
     """SIGTERM taken by a worker thread while the main thread waits (`wait(done)`) for that
     worker, which ends 5 s later: what the wait raised, and after how long."""
     assert threading.current_thread() is threading.main_thread()  # where signals are handled
@@ -30,7 +32,7 @@ def taken_elsewhere(wait: object) -> tuple[BaseException | None, float]:
         started = time.monotonic()
         try:
             thread.start()
-            wait(done)  # type: ignore[operator]
+            wait(done)
         except KeyboardInterrupt as exc:
             raised = exc
         took = time.monotonic() - started
@@ -45,4 +47,3 @@ def test_a_stop_another_thread_took_is_raised_in_the_main_threads_wait() -> None
     raised, took = taken_elsewhere(lambda done: stop.awake(lambda s: done.acquire(timeout=s)))
     assert isinstance(raised, stop.Stopped) and raised.name == "SIGTERM", raised
     assert took < 2.5, f"the stop was raised {took:.1f} s after it came"
-
