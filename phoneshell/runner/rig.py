@@ -184,7 +184,7 @@ def open_rig(url: str, runs_dir: Path, kind: DeviceKind = "sim", private: bool =
              timeout_s: float = 60.0, effect_timeout_s: float | None = None,
              trajectory: Trajectory | None = None,
              agent_log_bytes: int = AGENT_LOG_BYTES, reach: str = "",
-             patience_s: float | None = None, clock_runs: bool | None = None) -> Iterator[Rig]:
+             patience_s: float | None = None, clock_runs: bool = False) -> Iterator[Rig]:
     """A bridge with fresh secrets in front of the phone at `url`, and the harness's `Phone`.
 
     Args:
@@ -199,13 +199,14 @@ def open_rig(url: str, runs_dir: Path, kind: DeviceKind = "sim", private: bool =
         patience_s: how long a read WDA refused is asked again (`phoneshell.patience`;
             default: a real phone's 5 s, on a simulator too, or, where the caller set the
             effect timeout, as long as that, at least 1 s).
-        clock_runs: the phone's clock runs as a real phone's does (default: a real phone's
-            does, the simulator's moves only when told). Where it runs, a screen may change by
-            itself (a timer counts down), so the chain of custody compares only the front app
-            (`Custody.screens_static`): one `Rig.clock_runs` and the custody always agree on.
+        clock_runs: the simulator's clock runs as a real phone's does (moved with real time;
+            by default it moves only when told; a real phone's always runs). Where it runs, a
+            screen may change by itself (a timer counts down), so the chain of custody compares
+            only the front app (`Custody.screens_static`): `Rig.clock_runs` and the custody
+            always agree.
     """
     sim = kind == "sim"
-    runs = not sim if clock_runs is None else clock_runs
+    runs = not sim or bool(clock_runs)
     custody = (Custody(settle_s=0.0, screens_static=not runs) if sim
                else Custody(REAL_SETTLE_S))
     bridge = BridgeServer(url, runs_dir=runs_dir, token=secrets.token_urlsafe(24),
