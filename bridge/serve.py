@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
-import threading
+import time
 from pathlib import Path
 from types import FrameType
 from typing import TextIO
@@ -74,10 +74,12 @@ def serve(wda_url: str, listen: str = "127.0.0.1:8200", runs_dir: Path = Path("r
             token, or a bad WDA URL.
     """
     host, port = parse_listen(listen)
-    stopping = threading.Event()
+    stopping: list[int] = []
 
     def stop(signum: int, frame: FrameType | None) -> None:
-        stopping.set()
+        # a plain list, no lock: the handler runs on the main thread between two of its
+        # instructions, maybe while that holds the lock an `Event.set` would wait for forever
+        stopping.append(signum)
 
     simulated = is_simulated(wda_url)
     custody = Custody(settle_s=0.0, screens_static=True) if simulated else None
@@ -100,8 +102,8 @@ def serve(wda_url: str, listen: str = "127.0.0.1:8200", runs_dir: Path = Path("r
             routes = ("need the control token" if bridge.control_token else
                       f"off (no control token: --control-token or {CONTROL_TOKEN_ENV})")
             print(f"context routes: {routes}", file=out, flush=True)
-            while not stopping.wait(1.0):
-                pass
+            while not stopping:  # in slices: see `phoneshell.sim.SimServer.serve_forever`
+                time.sleep(0.2)
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)

@@ -121,6 +121,8 @@ class SimServer:
         self._httpd: SimHTTPServer | None = None
         self._thread: threading.Thread | None = None
         self._stopping = threading.Event()
+        self._stop_asked = False
+        """`request_stop` was called: a plain flag, which a signal handler may set (see there)."""
         self.set_faults(faults)
 
     @staticmethod
@@ -219,18 +221,22 @@ class SimServer:
     def serve_forever(self) -> None:
         """Block until `request_stop` (or Ctrl-C), then stop; for `phoneshell sim`."""
         try:
-            # in slices: a Ctrl-C that one of the phone's threads took is raised here only once
-            # this thread runs again (`runner.stop.awake`, which the simulator does not import)
-            while not self._stopping.wait(0.2):
-                pass
+            # in slices: a signal that one of the phone's threads took has its handler run only
+            # once this thread runs Python again (`runner.stop.awake`, not imported here)
+            while not (self._stop_asked or self._stopping.is_set()):
+                time.sleep(0.2)
         except KeyboardInterrupt:
             pass
         finally:
             self.stop()
 
     def request_stop(self) -> None:
-        """Make `serve_forever` return (safe from signal handlers and other threads)."""
-        self._stopping.set()
+        """Make `serve_forever` return within a fifth of a second, from another thread or a
+        signal handler: it takes no lock. A handler runs on the main thread between two of its
+        instructions, maybe while that holds the lock of the very event it would set
+        (`threading.Event.set` there never returns: `phoneshell sim` hung on a SIGTERM that
+        came as its wait's slice ended)."""
+        self._stop_asked = True
 
     def _listen(self) -> None:
         if self._httpd is not None:

@@ -9,16 +9,20 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import wda
 from bridge_rig import request
+from cli_process import send_stop
 
 from bridge.serve import is_simulated
 from phoneshell.audit import read_audit
 from phoneshell.sim import SimServer
 
 
-def test_the_standalone_bridge_serves_logs_and_stops_on_sigterm(sim: SimServer,
-                                                                 tmp_path: Path) -> None:
+@pytest.mark.parametrize("taken_by", ["main", "another"])
+def test_the_standalone_bridge_serves_logs_and_stops_on_sigterm(sim: SimServer, tmp_path: Path,
+                                                                 taken_by: str) -> None:
+    """Whichever of its threads takes the SIGTERM (one another took is seen within a slice)."""
     runs = tmp_path / "runs"
     proc = subprocess.Popen(
         [sys.executable, "-m", "phoneshell", "bridge", "--wda", sim.url, "--listen",
@@ -32,7 +36,7 @@ def test_the_standalone_bridge_serves_logs_and_stops_on_sigterm(sim: SimServer,
         assert first.startswith("listening on http://127.0.0.1:"), first
         client = wda.Client(first.split()[-1])
         client.session("com.apple.calculator")
-        proc.send_signal(signal.SIGTERM)
+        send_stop(proc, signal.SIGTERM, taken_by)
         assert proc.wait(timeout=30) == 0
         rest = proc.stdout.read()  # the process has exited: this cannot block
         assert "context routes: off (no control token" in rest, rest
