@@ -207,6 +207,7 @@ class SimServer:
             with self.lock:
                 load_state(self.phone, data)
         self._stopping.clear()
+        self._stop_asked = False
         if not self._faults.on("gone"):
             self._listen()
         return self
