@@ -22,7 +22,7 @@ from phoneshell.judges.run import EARLIER
 from phoneshell.records import JudgeRun, JudgeScore, read_record
 
 HUNTER = r"""
-import hashlib, json, os, sys
+import json, os, sys
 from pathlib import Path
 given = json.load(sys.stdin)
 item_id = given["item"]["id"]
@@ -78,8 +78,8 @@ for top, folders, files in os.walk("/"):
         found = labels_in(os.path.join(top, "labels.jsonl"))
         if found is not None:
             answer(found, "found by a walk: " + top)
-# nothing: a coin
-answer(hashlib.sha256(item_id.encode()).digest()[0] % 2 == 0, "found nothing: guessed")
+# nothing: a guess, the same for every item (a coin on its random id may call every one right)
+answer(True, "found nothing: guessed")
 """
 HONEST = r"""
 import json, os, sys
