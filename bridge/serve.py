@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import signal
 import sys
-import time
 from pathlib import Path
 from types import FrameType
 from typing import TextIO
@@ -20,6 +19,7 @@ from typing import TextIO
 from bridge.custody import Custody
 from bridge.proxy import DEFAULT_SETTLE_S, BridgeServer
 from bridge.upstream import SIM_STATUS_KEYS, Upstream
+from phoneshell.awake import until
 from phoneshell.errors import BridgeError
 
 CONTROL_TOKEN_ENV = "PHONESHELL_BRIDGE_CONTROL_TOKEN"
@@ -102,8 +102,7 @@ def serve(wda_url: str, listen: str = "127.0.0.1:8200", runs_dir: Path = Path("r
             routes = ("need the control token" if bridge.control_token else
                       f"off (no control token: --control-token or {CONTROL_TOKEN_ENV})")
             print(f"context routes: {routes}", file=out, flush=True)
-            while not stopping:  # in slices: see `phoneshell.sim.SimServer.serve_forever`
-                time.sleep(0.2)
+            until(lambda: bool(stopping))  # in slices: a signal another thread took
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)

@@ -45,6 +45,7 @@ from typing import Literal, TypeVar
 from bridge import Trajectory
 from phoneshell.agents import Agent, make_agent
 from phoneshell.agents.replay import ReplayAgent
+from phoneshell.awake import awake
 from phoneshell.checks import Check, Need, needs_of
 from phoneshell.checks.implied import signature
 from phoneshell.device import COUNTED_IN
@@ -401,14 +402,14 @@ def share_out(swappers: Sequence[Swapper], jobs: Sequence[Callable[[Swapper], li
         if starting.held is not None:
             raise starting.held
         while working:  # a semaphore, not Thread.join: see `runner.workers.Workers.go`
-            stop.awake(lambda s: finished.acquire(timeout=s))
+            awake(lambda s: finished.acquire(timeout=s))
             working -= 1
     except KeyboardInterrupt as exc:
         halt_all(swappers, exc)
         progress(f"{stop.stopped_line(exc)}: waiting for the finishes in flight on {working} "
                  "phone(s) to end (once more to leave them)")
         while working:
-            stop.awake(lambda s: finished.acquire(timeout=s))
+            awake(lambda s: finished.acquire(timeout=s))
             working -= 1
     # a job handed out after the stop found its phone stopped: its rows say not run
     return [rows or [] for rows in done]

@@ -71,8 +71,9 @@ def _phoneshell_imports(*parts: str) -> dict[str, set[str]]:
 def test_the_simulator_is_a_device_reached_only_over_http() -> None:
     # It may know WDA's vocabulary (which keys its keyboard dismiss presses, where a touch by
     # id lands, as the bridge logs them), raise phoneshell's errors and do Calculator's
-    # arithmetic (the one the tapped_keys check replays), nothing of the harness.
-    allowed = {"phoneshell.errors", "phoneshell.xcui", "phoneshell.wda_routes",
+    # arithmetic (the one the tapped_keys check replays), and wait as `phoneshell sim`'s main
+    # thread must for a stop signal (`phoneshell.awake`), nothing of the harness.
+    allowed = {"phoneshell.errors", "phoneshell.awake", "phoneshell.xcui", "phoneshell.wda_routes",
                "phoneshell.guarded_http", "phoneshell.http_request", "phoneshell.keypad",
                "phoneshell.presses", "phoneshell.keyboard_dismiss", "phoneshell.hit_point",
                "phoneshell.typed_keys", "phoneshell.holds", "phoneshell.scroll_drags",

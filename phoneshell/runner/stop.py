@@ -12,23 +12,19 @@ the FIRST stop is held until the clean-up ends, and only a second one cuts it sh
 
 Signals reach Python only on the main thread, so only there is anything held or raised; a
 signal the process was started ignoring (`nohup` ignores SIGHUP) stays ignored. A main thread
-that waits for other threads' work waits `awake`, or it may sleep through a stop.
+that waits for other threads' work waits in slices (`phoneshell.awake`), or it may sleep
+through a stop.
 """
 
 from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
-
-
-AWAKE_S = 0.2
-"""How long a main thread waiting on other threads (`awake`) sleeps at most before it runs a
-stop signal's handler, when one came meanwhile."""
 
 
 class Stopped(KeyboardInterrupt):
@@ -83,20 +79,6 @@ def _raise(signum: int, frame: FrameType | None) -> None:
         _tidy_held.append(exc)
         return
     raise exc
-
-
-def awake(wait: Callable[[float], bool]) -> None:
-    """Wait until `wait` (a lock's `acquire` or an event's `wait`, given a timeout) says it is
-    done, in slices of `AWAKE_S`: a stop signal that came meanwhile is raised here within that.
-
-    Any thread of the process may take a signal sent to it, and CPython runs the Python handler
-    on the main thread only, once that runs Python code again: a main thread asleep in one
-    wait until the workers' whole queue was done ran it only then. `phoneshell attack --device
-    sim:2` on a loaded machine played on to its last finish after a SIGTERM about one time in
-    fifteen (the signal caught, none pending, the handler never run until the end); a run on
-    several phones waits the same way."""
-    while not wait(AWAKE_S):
-        pass
 
 
 @contextmanager

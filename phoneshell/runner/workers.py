@@ -20,6 +20,7 @@ from bridge import Trajectory
 from bridge.shares import AGENT_LOG_BYTES
 from phoneshell.agents import make_agent
 from phoneshell.agents.sandbox import Sandbox, shared
+from phoneshell.awake import awake
 from phoneshell.device.input_probe import probe_input
 from phoneshell.errors import DeviceError, shown_url
 from phoneshell.phones import usbmux
@@ -97,11 +98,11 @@ class Workers:
                              daemon=True).start()
         # Waited on through a semaphore, not Thread.join: a join that Ctrl-C interrupts leaves
         # CPython (before 3.13) taking that thread for ended while it still runs; and awake, or a
-        # stop taken by another thread waits for the whole queue (`stop.awake`).
+        # stop taken by another thread waits for the whole queue (`phoneshell.awake`).
         working = len(devices)
         try:
             while working:
-                stop.awake(lambda s: finished.acquire(timeout=s))
+                awake(lambda s: finished.acquire(timeout=s))
                 working -= 1
         except KeyboardInterrupt as exc:
             self.stop_handing_out()
@@ -110,7 +111,7 @@ class Workers:
                           f"{working} phone(s) to end ({stop.stopped_by(exc)} again to leave "
                           "them unrecorded)")
             while working:
-                stop.awake(lambda s: finished.acquire(timeout=s))
+                awake(lambda s: finished.acquire(timeout=s))
                 working -= 1
             raise
 

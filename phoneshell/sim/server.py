@@ -43,6 +43,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from phoneshell.awake import until
 from phoneshell.errors import PhoneshellError
 from phoneshell.sim.apps import AppModel
 from phoneshell.sim.control import CONTROL_PREFIX, NOTIFY_EXAMPLE, control
@@ -222,10 +223,8 @@ class SimServer:
     def serve_forever(self) -> None:
         """Block until `request_stop` (or Ctrl-C), then stop; for `phoneshell sim`."""
         try:
-            # in slices: a signal that one of the phone's threads took has its handler run only
-            # once this thread runs Python again (`runner.stop.awake`, not imported here)
-            while not (self._stop_asked or self._stopping.is_set()):
-                time.sleep(0.2)
+            # in slices: a signal one of the phone's threads took is handled only then
+            until(lambda: self._stop_asked or self._stopping.is_set())
         except KeyboardInterrupt:
             pass
         finally:

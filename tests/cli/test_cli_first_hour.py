@@ -188,7 +188,7 @@ def test_run_works_from_an_empty_folder_on_the_shipped_suite(tmp_path: Path) -> 
 def test_ctrl_c_with_several_phones_lets_the_attempts_in_flight_end(tmp_path: Path,
                                                                     taken_by: str) -> None:
     """Whichever of the run's threads takes the Ctrl-C: one another thread took went unseen
-    until every attempt was played (`runner.stop.awake`)."""
+    until every attempt was played (`phoneshell.awake`)."""
     started = tmp_path / "started"
     started.mkdir()
     agent = f"command:touch {started}/$PHONESHELL_TASK_ID; sleep 3"  # unconfined, to touch it
