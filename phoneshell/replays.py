@@ -306,7 +306,8 @@ def open_swappers(device: str | None, runs_dir: Path, replay_from: Path | None =
     run takes them (`runner.counts`); the Safari tabs the finishes open are closed as a run
     closes its own (`runner.tidy`). A first stop signal meanwhile waits for the phone being set
     up, and the swappers come stopped (every finish not run), as after a stop during the
-    finishes (`share_out`).
+    finishes (`share_out`); one during the closing tidy-up waits for it, then stops them: read
+    `stopped(swappers)` after the `with`, so the finishes played are still reported.
 
     Args:
         tasks: the tasks whose finishes will be played (Safari's tabs are counted when any of
@@ -357,7 +358,11 @@ def open_swappers(device: str | None, runs_dir: Path, replay_from: Path | None =
                     except RigDown as exc:  # the run folder's, said so; the others tidy
                         swapper.note(f"{exc.message}; {exc.hint}")
         if tidying.held is not None:
-            raise tidying.held
+            # every finish was played and graded by now: the phones stop, so the command prints
+            # what it played and ends stopped, as after a stop during the finishes
+            for swapper in swappers:
+                swapper.halt("interrupted", f"interrupted ({stopped_by(tidying.held)}) during "
+                             "the closing tidy-up, after the last finish")
 
 
 def share_out(swappers: Sequence[Swapper], jobs: Sequence[Callable[[Swapper], list[R]]],

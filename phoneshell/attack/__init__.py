@@ -62,5 +62,4 @@ def run_attack(paths: Sequence[str], device: str | None, runs_dir: Path,
                        trajectory=trajectory, tasks=tuple(loaded)) as swappers:
         report = play_attacks(swappers, tasks, families, progress, only, pool=tuple(loaded),
                               residue_after=residue_after)
-        why = stopped(swappers)
-    return AttackOutcome(report, why)
+    return AttackOutcome(report, stopped(swappers))  # after the closing tidy-up too

@@ -75,7 +75,7 @@ def run_swap(args: argparse.Namespace) -> int:
                        unverified=args.unverified, trajectory=args.trajectory,
                        tasks=selection.tasks) as swappers:
         report = play_swaps(swappers, selection, progress)
-        why = stopped(swappers)
+    why = stopped(swappers)  # after the closing tidy-up too
     if args.format == "json":
         print(json.dumps(report.to_plain(), indent=2))
     else:

@@ -12,11 +12,13 @@ end read everything."""
 
 from __future__ import annotations
 
+import os
 import shlex
 import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -30,11 +32,12 @@ from phoneshell.agents.reference import SolutionAgent
 from phoneshell.audit import read_audit
 from phoneshell.device import Phone, run_rows, run_steps
 from phoneshell.device.probes import CLOCK
-from phoneshell.replays import open_swappers
-from phoneshell.runner import tidy
+from phoneshell.replays import open_swappers, stopped
+from phoneshell.runner import stop, tidy
 from phoneshell.runner.folder import read_results
 from phoneshell.runner.run import RunOptions, run_suite
 from phoneshell.sim import SimServer
+from phoneshell.sim.latency import Latency
 from phoneshell.tasks import Step, Task
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -124,6 +127,41 @@ def test_the_swap_closes_the_tabs_its_finishes_opened(tmp_path: Path,
                 assert evidence is not None, missing
             assert len(tab_urls(sim)) == len(OWNERS) + 2
         assert tab_urls(sim) == list(OWNERS)
+    assert any(line.endswith("closed the 2 Safari tab(s) this run opened; 3 open, as the run "
+                             "found them") for line in lines), lines
+
+
+@pytest.mark.slow  # seconds of a phone as slow as an iPhone: the README's command stays quick
+def test_a_stop_during_the_swaps_closing_tidy_up_waits_for_it_and_keeps_what_was_played(
+        tmp_path: Path, suite: dict[str, Task]) -> None:
+    """The stop is held until the tabs are closed, then the phones stop: the `with` ends with
+    no exception, so the swap or attack still prints the finishes it played (it ended with a
+    bare "stopped by SIGTERM" and no summary, every finish played and graded)."""
+    tasks = [suite["probe.text.one"], suite["probe.text.two"]]
+    lines: list[str] = []
+    with SimServer() as sim, stop.stop_signals():
+        owners_phone(sim)
+
+        def stop_once_a_tab_is_closed() -> None:
+            deadline = time.monotonic() + 60
+            while len(tab_urls(sim)) == len(OWNERS) + 2 and time.monotonic() < deadline:
+                time.sleep(0.005)
+            os.kill(os.getpid(), signal.SIGTERM)  # the second tab is still open
+
+        try:
+            with open_swappers(sim.url, tmp_path, progress=lines.append,
+                               tasks=tasks) as swappers:
+                played = [swappers[0].play(task)[0] for task in tasks]
+                assert all(evidence is not None for evidence in played)
+                sim.latency = Latency("iphone")  # as slow as a phone: the stop lands in it
+                threading.Thread(target=stop_once_a_tab_is_closed, daemon=True).start()
+        except KeyboardInterrupt as exc:  # as pytest's own Ctrl-C it would end the session
+            pytest.fail(f"the stop left the swap with no summary: {exc!r}")
+        assert tab_urls(sim) == list(OWNERS)  # the tidy-up ran whole
+    why = stopped(swappers)
+    assert why.kinds == {"interrupted"}
+    assert why.why == ("interrupted (SIGTERM) during the closing tidy-up, after the last "
+                       "finish"), why.why
     assert any(line.endswith("closed the 2 Safari tab(s) this run opened; 3 open, as the run "
                              "found them") for line in lines), lines
 
