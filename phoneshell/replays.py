@@ -306,7 +306,8 @@ def open_swappers(device: str | None, runs_dir: Path, replay_from: Path | None =
     run takes them (`runner.counts`); the Safari tabs the finishes open are closed as a run
     closes its own (`runner.tidy`). A first stop signal meanwhile waits for the phone being set
     up, and the swappers come stopped (every finish not run), as after a stop during the
-    finishes (`share_out`); one during the closing tidy-up waits for it, then stops them: read
+    finishes (`share_out`). The closing tidy-up runs after a stop too; a first stop during it
+    waits for it, then stops the swappers, and one after another cuts it short, said: read
     `stopped(swappers)` after the `with`, so the finishes played are still reported.
 
     Args:
@@ -349,14 +350,22 @@ def open_swappers(device: str | None, runs_dir: Path, replay_from: Path | None =
             progress(f"{stop.stopped_line(setting_up.held)} while the phones were set up: "
                      "no finish is played")
         yield swappers
-        # the tidy-up protects the phones: a first stop waits for it, a second cuts it short
-        with stop.tidying() as tidying:
-            for swapper in swappers:
-                if not swapper.stopped:
-                    try:
-                        swapper.note(swapper.housekeeping.finish())
-                    except RigDown as exc:  # the run folder's, said so; the others tidy
-                        swapper.note(f"{exc.message}; {exc.hint}")
+        # the tidy-up protects the phones: a first stop waits for it, one after another cuts it
+        # short; a phone a stop signal stopped still answers and is tidied too, not one that
+        # went down or whose folder refused a write
+        try:
+            with stop.tidying() as tidying:
+                for swapper in swappers:
+                    if swapper.stop_kind in (None, "interrupted"):
+                        try:
+                            swapper.note(swapper.housekeeping.finish())
+                        except RigDown as exc:  # the run folder's, said so; the others tidy
+                            swapper.note(f"{exc.message}; {exc.hint}")
+        except KeyboardInterrupt as exc:  # the summary is still printed
+            halt_all(swappers, exc)
+            progress(f"the tidy-up was cut short ({stopped_by(exc)} again): what the finishes "
+                     "left (Safari tabs, notes, reminders) may still be on the phones")
+            return
         if tidying.held is not None:
             # every finish was played and graded by now: the phones stop, so the command prints
             # what it played and ends stopped, as after a stop during the finishes
