@@ -138,26 +138,9 @@ def test_a_stop_during_the_swaps_closing_tidy_up_waits_for_it_and_keeps_what_was
     """The stop is held until the tabs are closed, then the phones stop: the `with` ends with
     no exception, so the swap or attack still prints the finishes it played (it ended with a
     bare "stopped by SIGTERM" and no summary, every finish played and graded)."""
-    tasks = [suite["probe.text.one"], suite["probe.text.two"]]
     lines: list[str] = []
     with SimServer() as sim, stop.stop_signals():
-        owners_phone(sim)
-
-        def stop_once_a_tab_is_closed() -> None:
-            deadline = time.monotonic() + 60
-            while len(tab_urls(sim)) == len(OWNERS) + 2 and time.monotonic() < deadline:
-                time.sleep(0.005)
-            os.kill(os.getpid(), signal.SIGTERM)  # the second tab is still open
-
-        try:
-            with open_swappers(sim.url, tmp_path, progress=lines.append,
-                               tasks=tasks) as swappers:
-                played = [swappers[0].play(task)[0] for task in tasks]
-                assert all(evidence is not None for evidence in played)
-                sim.latency = Latency("iphone")  # as slow as a phone: the stop lands in it
-                threading.Thread(target=stop_once_a_tab_is_closed, daemon=True).start()
-        except KeyboardInterrupt as exc:  # as pytest's own Ctrl-C it would end the session
-            pytest.fail(f"the stop left the swap with no summary: {exc!r}")
+        swappers = stopped_in_the_tidy_up(sim, tmp_path, suite, lines, stopped_before=False)
         assert tab_urls(sim) == list(OWNERS)  # the tidy-up ran whole
     why = stopped(swappers)
     assert why.kinds == {"interrupted"}
@@ -201,31 +184,41 @@ def test_a_swap_stopped_during_its_finishes_still_closes_the_tabs_they_opened(
 @pytest.mark.filterwarnings("ignore::ResourceWarning")
 def test_another_stop_cuts_the_swaps_closing_tidy_up_short_and_says_so(
         tmp_path: Path, suite: dict[str, Task]) -> None:
-    tasks = [suite["probe.text.one"], suite["probe.text.two"]]
     lines: list[str] = []
     with SimServer() as sim, stop.stop_signals():
-        owners_phone(sim)
-
-        def stop_once_a_tab_is_closed() -> None:
-            deadline = time.monotonic() + 60
-            while len(tab_urls(sim)) == len(OWNERS) + 2 and time.monotonic() < deadline:
-                time.sleep(0.005)
-            os.kill(os.getpid(), signal.SIGTERM)
-
-        try:
-            with open_swappers(sim.url, tmp_path, progress=lines.append,
-                               tasks=tasks) as swappers:
-                for task in tasks:
-                    assert swappers[0].play(task)[0] is not None
-                stopped_here(swappers)
-                sim.latency = Latency("iphone")  # as slow as a phone: the stop lands in it
-                threading.Thread(target=stop_once_a_tab_is_closed, daemon=True).start()
-        except KeyboardInterrupt as exc:  # as pytest's own Ctrl-C it would end the session
-            pytest.fail(f"the second stop left the swap with no summary: {exc!r}")
+        stopped_in_the_tidy_up(sim, tmp_path, suite, lines, stopped_before=True)
         assert len(tab_urls(sim)) == len(OWNERS) + 1  # cut short after the first
     gc.collect()  # here, not in the next test of this worker
     assert ("the tidy-up was cut short (SIGTERM again): what the finishes left (Safari tabs, "
             "notes, reminders) may still be on the phones") in lines, lines
+
+
+def stopped_in_the_tidy_up(sim: SimServer, runs: Path, suite: dict[str, Task], lines: list[str],
+                           stopped_before: bool) -> list[Swapper]:
+    """The phones of a swap on `sim` whose two finishes each opened a tab, with a SIGTERM sent
+    once its closing tidy-up closed the first (as slow as an iPhone, the second is still open);
+    after a stop during the finishes, when `stopped_before`. A stop that escapes the `with`
+    fails the test: as pytest's own Ctrl-C it would end the session."""
+    owners_phone(sim)
+
+    def stop_once_a_tab_is_closed() -> None:
+        deadline = time.monotonic() + 60
+        while len(tab_urls(sim)) == len(OWNERS) + 2 and time.monotonic() < deadline:
+            time.sleep(0.005)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    tasks = [suite["probe.text.one"], suite["probe.text.two"]]
+    try:
+        with open_swappers(sim.url, runs, progress=lines.append, tasks=tasks) as swappers:
+            for task in tasks:
+                assert swappers[0].play(task)[0] is not None
+            if stopped_before:
+                stopped_here(swappers)
+            sim.latency = Latency("iphone")  # as slow as a phone: the stop lands in the tidy-up
+            threading.Thread(target=stop_once_a_tab_is_closed, daemon=True).start()
+    except KeyboardInterrupt as exc:
+        pytest.fail(f"the stop left the swap with no summary: {exc!r}")
+    return swappers
 
 
 def interrupted(tasks: tuple[str, ...], agent: str, device: str, marker: Path, runs: Path,
