@@ -35,7 +35,8 @@ ALLOWED = ("phoneshell.records", "phoneshell.errors", "phoneshell.xcui", "phones
            "phoneshell.pasteboard",  # which controls reach the pasteboard, shared with xcui
            "phoneshell.lasting",  # what an action would change beyond the attempt: the refusals
            "phoneshell.outreach",  # what would reach beyond the phone (a call, a purchase)
-           "phoneshell.rig_down")  # what would take the rig away, shared with the runner's audit
+           "phoneshell.rig_down",  # what would take the rig away, shared with the runner's audit
+           "phoneshell.awake")  # how `phoneshell bridge` waits for a stop, shared with the sim
 
 
 def test_a_remote_address_needs_allow_remote_and_a_token(tmp_path: Path) -> None:
