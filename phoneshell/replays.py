@@ -369,9 +369,7 @@ def open_swappers(device: str | None, runs_dir: Path, replay_from: Path | None =
         if tidying.held is not None:
             # every finish was played and graded by now: the phones stop, so the command prints
             # what it played and ends stopped, as after a stop during the finishes
-            for swapper in swappers:
-                swapper.halt("interrupted", f"interrupted ({stopped_by(tidying.held)}) during "
-                             "the closing tidy-up, after the last finish")
+            halt_all(swappers, tidying.held, "during the closing tidy-up, after the last finish")
 
 
 def share_out(swappers: Sequence[Swapper], jobs: Sequence[Callable[[Swapper], list[R]]],
@@ -429,10 +427,12 @@ def share_out(swappers: Sequence[Swapper], jobs: Sequence[Callable[[Swapper], li
     return [rows or [] for rows in done]
 
 
-def halt_all(swappers: Sequence[Swapper], exc: KeyboardInterrupt) -> None:
-    """Stop every phone for the stop signal `exc` (what is left is listed as not run)."""
+def halt_all(swappers: Sequence[Swapper], exc: KeyboardInterrupt, when: str = "") -> None:
+    """Stop every phone for the stop signal `exc`, which came `when` (what is left is listed
+    as not run)."""
+    why = " ".join(filter(None, [f"interrupted ({stopped_by(exc)})", when]))
     for swapper in swappers:
-        swapper.halt("interrupted", f"interrupted ({stopped_by(exc)})")
+        swapper.halt("interrupted", why)
 
 
 @dataclass(frozen=True)

@@ -97,8 +97,8 @@ class Workers:
             threading.Thread(target=work, args=(device,), name=device.info.label,
                              daemon=True).start()
         # Waited on through a semaphore, not Thread.join: a join that Ctrl-C interrupts leaves
-        # CPython (before 3.13) taking that thread for ended while it still runs; and awake, or a
-        # stop taken by another thread waits for the whole queue (`phoneshell.awake`).
+        # CPython (before 3.13) taking that thread for ended while it still runs; and in slices,
+        # or a stop another thread took waits for the whole queue (`phoneshell.awake`).
         working = len(devices)
         try:
             while working:
