@@ -58,6 +58,8 @@ UNGUARDED_SKIPS: dict[str, tuple[int, str]] = {
     "tests/bridge_tests/test_bridge_audit_log.py": (1, "reads /proc/self/fd (Linux)"),
     "tests/phones/test_phones_sim_children.py": (1, "reads /proc (Linux)"),
     "tests/test_packaging.py": (1, "tomllib is Python 3.11's; the package runs on 3.10"),
+    "tests/tasks/test_yaml_readers.py": (1, "a PyYAML built here with no wheel for this Python "
+                                            "may lack libyaml: one reader, none to compare"),
 }
 """Files whose skips no PHONESHELL_REQUIRE_* switch turns into failures, how many, and why:
 what the machine is (its system, its user), never what the project's data or tools are."""
