@@ -11,7 +11,7 @@ import pytest
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode
 
-from phoneshell.tasks import yamlnodes
+from phoneshell.tasks import parse_task, yamlnodes
 
 pytestmark = pytest.mark.skipif(yamlnodes._BoundedLoader is yamlnodes._PythonLoader,
                                 reason="this PyYAML has no libyaml: there is one reader only")
@@ -79,6 +79,33 @@ def test_a_file_libyaml_refuses_is_refused_in_pythons_words_and_place(text: str)
         pytest.fail("PyYAML's Python reader took it")
     assert [(p.line, p.column, p.message) for p in problems] == [
         (*where, f"not valid YAML: {said}")]
+
+
+TABBED = """\
+id: demo.tab
+name: Tab
+app: com.apple.Preferences
+instruction: Open Settings.
+setup:
+  - terminate: com.apple.Preferences
+checks:
+  - kind: foreground_app
+    text: com.apple.Preferences\t
+"""
+
+
+def test_a_tab_after_a_value_is_taken_and_a_tag_in_a_flow_mapping_refused() -> None:
+    """What libyaml takes that PyYAML's Python reader refused (docs/tasks.md)."""
+    task, problems = parse_task(TABBED, "tab.yaml")
+    assert task is not None and problems == []
+    assert task.checks[0].values == (("text", "com.apple.Preferences"),)
+    tagged = TABBED + "  - {kind: element_exists, text: !Done, type: Button}\n"
+    task, problems = parse_task(tagged, "tag.yaml")
+    assert task is None
+    assert [str(p) for p in problems] == [
+        "tag.yaml:10:34: error: `text` of an element_exists check has the YAML tag !Done, which "
+        "phoneshell does not read (it would take the text as written and drop the tag); write "
+        "the value itself, untagged"]
 
 
 def test_nesting_past_the_bound_is_refused_where_it_starts_by_either_reader() -> None:
