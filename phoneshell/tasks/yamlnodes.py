@@ -11,8 +11,9 @@ look for 'aGVsbG8=' where its author meant "hello". Names of apps and element ty
 The text is read by libyaml where PyYAML has it (every wheel does), and composed here in Python
 under the depth bound: PyYAML's own Python reader and parser took 85% of loading the suite (0.35
 of 0.42 CPU-s for its 80 files, paid by every `phoneshell` command that loads tasks), libyaml's
-events composed here take a tenth of that and give the same nodes, lines and columns. A file
-libyaml refuses is read again in Python, so a refusal reads as it always did.
+events composed here take a tenth of that and give the same nodes, each starting at the same
+line and column. A file libyaml refuses is read again in Python, so a refusal reads as it always
+did; libyaml takes a few that Python's reader refused (docs/tasks.md).
 """
 
 from __future__ import annotations
@@ -99,8 +100,8 @@ def compose(text: str, path: str) -> tuple[Node | None, list[Problem]]:
         except yaml.YAMLError:
             if _BoundedLoader is _PythonLoader:
                 raise
-            # read again in Python, whose refusals the docs quote: libyaml's count bytes and
-            # stop nesting at its own 1,000th level, not where a file passes `MAX_DEPTH`
+            # read again in Python, whose refusals the docs quote: libyaml's positions count
+            # bytes, and it stops nesting at its own 1,000th level, not at `MAX_DEPTH`
             root = yaml.compose(text, Loader=_PythonLoader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
