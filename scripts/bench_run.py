@@ -40,7 +40,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench_docs import Figures, committed, differences, render, write  # beside this script
+from bench_docs import (  # beside this script
+    Figures,
+    committed,
+    differences,
+    grading_line,
+    render,
+    write,
+)
 from bench_phases import PHASES, CountingBridge, PhasedRig, Phases
 
 from bridge.custody import Custody
@@ -246,6 +253,7 @@ def report_costs(rows: list[ResultRow], tally: dict[str, dict[str, RouteCount]],
         figures.thinking.append((think_s, thinking / (thinking + harness_s)))
         print(f"  with a model's {think_s:.0f} s of thought before each of its "
               f"{steps / n:.1f} actions an attempt: {thinking / (thinking + harness_s):.0%}")
+    print(grading_line(figures).removeprefix("- "))
     if latency != "none":
         agent_wall = phases.wall_s["agent"] - _bridge_own_s(tally.get("agent", {}),
                                                              phases.bridge["agent"])

@@ -72,6 +72,24 @@ def test_counts_must_match_and_small_figures_drift_by_their_last_digit(
     assert "the run's own start and end, 0.92 s an attempt above" in printed
 
 
+def test_the_block_sets_what_the_share_leaves_against_what_grading_alone_takes(
+        bench_docs: ModuleType) -> None:
+    """A 75% share leaves the harness a third of the agent's time; the setup and the check are
+    what grading an attempt takes at all, so the block sets one against the other."""
+    figures = _figures(bench_docs)
+    printed = bench_docs.render(figures)
+    assert ("- what a 75% share leaves the whole harness: 1.21 s an attempt; the setup and the "
+            "check alone take 0.86, which leave the agent 80.8% with every count, teardown and "
+            "the run's own start and end free\n") in printed  # no check row: the setup alone
+    figures.phases.append(("check", 2.3, 0.0, 0.45))
+    more = bench_docs.render(figures)
+    assert "the check alone take 1.31, which leave the agent 73.5% with" in more
+    figures.phases[-1] = ("check", 2.3, 0.0, 0.35)
+    assert [line.split(" in: ")[0] for line in bench_docs.differences(
+        bench_docs.render(figures), more)] == ["0.35 is now 0.45", "1.21 is now 1.31",
+                                               "75.0% is now 73.5%"]
+
+
 def test_the_docs_hold_the_block_and_repeat_none_of_its_figures(bench_docs: ModuleType) -> None:
     block = bench_docs.committed()
     assert "the harness, all but the agent's own" in block and block.endswith(bench_docs.END)
