@@ -1,7 +1,7 @@
 """Task files are read by libyaml where PyYAML has it, composed in Python under the depth bound
 (`tasks.yamlnodes`), and a file libyaml refuses is read again in Python: these tests hold the two
-readers to the same nodes, lines and columns over every task file there is, and a refusal to
-Python's wording and place."""
+readers to the same nodes, each starting at the same line and column, over every task file there
+is, and a refusal to Python's wording and place."""
 
 from __future__ import annotations
 
@@ -54,8 +54,8 @@ def test_every_task_file_composes_alike_through_libyaml_and_python(
 
 
 @pytest.mark.parametrize("text", [
-    "id: a\nname: b\x01c\n",          # a control character, after a two-byte one on its line
-    "id: é\nname: bé\x01c\n",
+    "id: a\nname: b\x01c\n",          # a control character
+    "id: é\nname: bé\x01c\n",          # one after a two-byte character on its line
     "id: [\n",                        # unclosed
     "a: b: c\n",                      # a mapping value where none may start
     "a: \"é\\q\"\n",                  # an unknown escape
